@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build driver for the pKVM hypervisor tracing series.
+#
+#   make          assemble the tree, build Image + modules + initramfs
+#   make run      boot it under QEMU (see "make help")
+#   make check    build, then run every host and guest test
+#
+# The kernel tree under build/linux is the pristine base + the files this repo
+# adds (arch/ include/ kernel/ tools/ Documentation/) + the patches listed in
+# patches/series.  Only files whose content changed are rewritten, so editing
+# one added file rebuilds one object.
+
+# The base this series is developed and tested against (Debian linux-source-6.12).
+BASE_VERSION	:= 6.12.117
+BASE_TARBALL	?= /usr/src/linux-source-6.12.tar.xz
+
+B		:= build
+BASE		:= $(B)/base
+SRC		:= $(B)/linux
+DEBUG		?= 0
+ifeq ($(DEBUG),1)
+OBJ		:= $(B)/obj-debug
+FRAGMENTS	:= scripts/configs/qemu-pkvm.config scripts/configs/debug.config
+else
+OBJ		:= $(B)/obj
+FRAGMENTS	:= scripts/configs/qemu-pkvm.config
+endif
+IMAGE		:= $(OBJ)/arch/arm64/boot/Image
+INITRAMFS	:= $(OBJ)/initramfs.cpio
+
+CROSS_COMPILE	?= aarch64-linux-gnu-
+JOBS		?= $(shell nproc)
+CCACHE		:= $(shell command -v ccache 2>/dev/null)
+KMAKE		= $(MAKE) -C $(SRC) O=$(CURDIR)/$(OBJ) ARCH=arm64 \
+		  CROSS_COMPILE=$(CROSS_COMPILE) -j$(JOBS) --no-print-directory \
+		  $(if $(CCACHE),CC="ccache $(CROSS_COMPILE)gcc") $(KFLAGS)
+
+# Guest run parameters (see "make help").
+MODE		?= protected
+SMP		?= 2
+MEM		?= 1024
+TIMEOUT		?= 600
+
+export BASE_VERSION BASE_TARBALL BASE SRC OBJ IMAGE INITRAMFS MODE SMP MEM TIMEOUT DEBUG
+
+.PHONY: all deps base assemble config kernel initramfs run check series \
+	refresh help clean distclean FORCE
+
+all: kernel initramfs
+
+deps:
+	@scripts/deps.sh
+
+base: deps
+	@scripts/extract-base.sh $(BASE_TARBALL) $(BASE)
+
+assemble: base
+	@scripts/assemble.sh
+
+$(OBJ)/.config: $(FRAGMENTS) scripts/mkconfig.sh | assemble
+	@scripts/mkconfig.sh $(OBJ) $(FRAGMENTS)
+
+config: assemble $(OBJ)/.config
+
+kernel: config
+	@echo "  KERNEL  $(OBJ)"
+	@$(KMAKE) Image modules
+	@rm -rf $(OBJ)/modroot.tmp
+	@$(KMAKE) -s INSTALL_MOD_PATH=$(CURDIR)/$(OBJ)/modroot.tmp modules_install
+	@scripts/sync-tree.sh $(OBJ)/modroot.tmp $(OBJ)/modroot
+
+initramfs: kernel
+	@scripts/mkinitramfs.sh
+
+# CMD may be large and hold any shell text: write it to a file from make itself
+# (no exec, no expansion) and keep it out of the environment and MAKEFLAGS.
+MAKEOVERRIDES :=
+unexport CMD
+run: all
+	$(if $(value CMD),$(file >$(B)/run-cmd.sh,$(value CMD)))
+	@scripts/run-qemu.sh $(if $(value CMD),$(B)/run-cmd.sh,$(SCRIPT))
+
+check: all
+	@scripts/check.sh
+
+series: assemble
+	@scripts/mkseries.sh
+
+# Regenerate patches/P from the edited files in build/linux.
+refresh: base
+	@scripts/refresh-patch.sh $(P) $(FILES)
+
+help:
+	@echo 'Targets:'
+	@echo '  make               assemble build/linux, build Image, modules and the initramfs'
+	@echo '  make run           boot under QEMU (virt, virtualization=on, GICv3, -cpu max)'
+	@echo '                     interactive shell when stdin is a terminal'
+	@echo '  make check         build, run the host tests and the guest tests in protected'
+	@echo '                     and nvhe mode; ends with "N passed, M failed"'
+	@echo '  make series        write the upstream-form series to build/series/'
+	@echo '  make refresh P=NAME.patch [FILES="a.c b.h"]'
+	@echo '                     regenerate patches/NAME.patch from build/linux'
+	@echo '  make deps          check (and, as root, install) the host packages'
+	@echo '  make clean         remove objects and the initramfs (keeps the base and ccache)'
+	@echo '  make distclean     remove build/ entirely'
+	@echo 'Variables:'
+	@echo '  MODE=protected|nvhe  KVM mode for run (default protected)'
+	@echo '  CMD="..."          shell text run in the guest; its output is printed and'
+	@echo '                     make exits with its status'
+	@echo '  SCRIPT=file        same, with the script read from a file'
+	@echo '  SMP=N MEM=MiB      guest CPUs (default 2) and memory (default 1024)'
+	@echo '  TIMEOUT=secs       guest run time limit (default 600)'
+	@echo '  APPEND="..."       extra kernel command line'
+	@echo '  DEBUG=1            build with scripts/configs/debug.config (lockdep,'
+	@echo '                     kmemleak) into build/obj-debug'
+	@echo '  TESTS="pattern"    make check: run only host/guest tests whose name matches'
+	@echo '  JOBS=N             parallel build jobs (default: nproc)'
+
+clean:
+	rm -rf $(B)/obj $(B)/obj-debug $(B)/stage $(B)/series
+
+distclean:
+	rm -rf $(B)

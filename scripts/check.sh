@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: host tests, then the guest tests in protected and nvhe mode.
+# Every test adds one line "<RESULT> <name>" to build/logs/check/results;
+# the summary counts them and ends with "N passed, M failed".
+#
+# A test that reports UNSUPPORTED or UNTESTED is listed separately and counts
+# as failed: every test we run is one we expect to run on this config.
+#
+# Environment: TESTS (grep -E pattern; only matching tests run),
+# MODES (default "protected nvhe"), CHECK_TIMEOUT (seconds per guest run).
+set -uo pipefail
+
+TESTS=${TESTS:-.}
+MODES=${MODES:-protected nvhe}
+CHECK_TIMEOUT=${CHECK_TIMEOUT:-900}
+dir=build/logs/check
+mkdir -p "$dir"
+results=$dir/results
+: > "$results"
+
+want() { echo "$1" | grep -qE -- "$TESTS"; }
+
+record() {
+	echo "$1 $2" >> "$results"
+	echo "== $1 $2"
+}
+
+# Host tests: scripts/tests/*.sh, each exits 0 (pass), 4 (unsupported) or
+# anything else (fail); its output goes to build/logs/check/<name>.log.
+for t in scripts/tests/*.sh; do
+	[ -e "$t" ] || continue
+	name=host:$(basename "$t" .sh)
+	want "$name" || continue
+	echo "-- $name"
+	"$t" > "$dir/${name#host:}.log" 2>&1
+	rc=$?
+	case $rc in
+	0) record PASS "$name" ;;
+	4) record UNSUPPORTED "$name" ;;
+	*) record FAIL "$name"; tail -n 15 "$dir/${name#host:}.log" | sed 's/^/   | /' ;;
+	esac
+done
+
+# Tests a host test binary reports itself ("PASS name" / "FAIL name" lines).
+for t in scripts/tests/*.run; do
+	[ -e "$t" ] || continue
+	name=host:$(basename "$t" .run)
+	want "$name" || continue
+	echo "-- $name"
+	"$t" > "$dir/${name#host:}.log" 2>&1
+	rc=$?
+	grep -E '^(PASS|FAIL|UNSUPPORTED|SKIP) ' "$dir/${name#host:}.log" |
+		while read -r r n; do record "$r" "$name:$n"; done
+	if [ $rc != 0 ] && ! grep -q '^FAIL ' "$dir/${name#host:}.log"; then
+		record FAIL "$name (exit $rc)"
+	fi
+done
+
+# Guest tests, once per KVM mode.
+case $TESTS in host:*) MODES= ;; esac
+for mode in $MODES; do
+	name=guest:$mode
+	echo "-- $name (log: $dir/$mode.console.log)"
+	gres=$dir/$mode.results
+	printf 'MODE=%s FILTER=%q exec /usr/share/guest/check.sh\n' \
+		"$mode" "$(echo "$TESTS" | sed 's/^guest:[a-z]*://')" > "$dir/$mode.cmd"
+	MODE=$mode TIMEOUT=$CHECK_TIMEOUT LOGNAME_RUN=check/$mode RESULTS_OUT=$gres \
+		scripts/run-qemu.sh "$dir/$mode.cmd" > "$dir/$mode.out" 2>&1
+	rc=$?
+	tr -d '\r' < "$gres" | while read -r r n; do
+		[ -n "$n" ] && record "$r" "guest:$n"
+	done
+	if [ $rc != 0 ]; then
+		record FAIL "$name (guest run exit $rc: timeout or panic; see $dir/$mode.console.log)"
+		tail -n 15 "$dir/$mode.out" | sed 's/^/   | /'
+	fi
+done
+
+pass=$(grep -cE '^(PASS|XFAIL) ' "$results")
+fail=$(grep -cvE '^(PASS|XFAIL) ' "$results")
+echo
+if grep -qE '^(UNSUPPORTED|UNTESTED) ' "$results"; then
+	echo "Unsupported or untested (counted as failed):"
+	grep -E '^(UNSUPPORTED|UNTESTED) ' "$results" | sed 's/^/  /'
+fi
+if grep -qE '^(FAIL|UNRESOLVED) ' "$results"; then
+	echo "Failed:"
+	grep -E '^(FAIL|UNRESOLVED) ' "$results" | sed 's/^/  /'
+fi
+if [ "$pass" = 0 ] && [ "$fail" = 0 ]; then
+	echo "check: no test ran (TESTS='$TESTS')" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

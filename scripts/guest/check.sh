@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of "make check".  Each result goes to the virtio port "results"
+# ($RESULTS) as one line "<PASS|FAIL|UNSUPPORTED|UNTESTED|UNRESOLVED|XFAIL> <name>",
+# so the host never has to pick results out of console output.
+#
+# Environment: MODE (protected|nvhe), FILTER (grep -E pattern on test names).
+set -u
+MODE=${MODE:-protected}
+FILTER=${FILTER:-.}
+FTRACE=/usr/share/selftests/ftrace
+LIST=/usr/share/guest/smoke.list
+
+result() {
+	echo "$1 $MODE:$2" >> "$RESULTS"
+	echo "== $1 $MODE:$2"
+}
+
+want() { echo "$1" | grep -qE -- "$FILTER"; }
+
+# 1. KVM came up in the intended mode.
+if want kvm-mode; then
+	case $MODE in
+	protected) pat='Protected .* mode initialized successfully' ;;
+	nvhe) pat='Hyp nVHE mode initialized successfully' ;;
+	esac
+	if dmesg | grep -E "$pat"; then
+		result PASS kvm-mode
+	else
+		dmesg | grep -i kvm
+		result FAIL kvm-mode
+	fi
+fi
+
+# 2. ftracetest, one test file at a time so each result has a stable name.
+tests=$(grep -v -e '^#' -e '^[[:space:]]*$' "$LIST" | while read -r t; do
+	if [ -d "$FTRACE/$t" ]; then
+		ls "$FTRACE/$t"/*.tc 2>/dev/null | sed "s|^$FTRACE/||"
+	elif [ -f "$FTRACE/$t" ]; then
+		echo "$t"
+	elif [ "${t#test.d/remotes}" = "$t" ]; then
+		echo "MISSING:$t"
+	fi
+done)
+
+cd "$FTRACE" || exit 1
+for t in $tests; do
+	name=${t#test.d/}
+	case $t in
+	MISSING:*) want "${t#MISSING:}" && result FAIL "${t#MISSING:test.d/} (missing)"; continue ;;
+	esac
+	want "$name" || continue
+	./ftracetest -l /tmp/ftlog "$t" > /tmp/ft.out 2>&1
+	cat /tmp/ft.out
+	# "[N] description<TAB>[RESULT]"; "(instance)" runs get their own name.
+	n=0
+	grep -E '^\[[0-9]+\].*\[[A-Z]+\]$' /tmp/ft.out | while IFS= read -r line; do
+		r=$(echo "$line" | sed 's/.*\[\([A-Z]*\)\]$/\1/')
+		case $line in
+		*"(instance)"*) result "$r" "$name(instance)" ;;
+		*) result "$r" "$name" ;;
+		esac
+	done
+	grep -qE '^\[[0-9]+\].*\[[A-Z]+\]$' /tmp/ft.out || result FAIL "$name (no result)"
+done
+exit 0
