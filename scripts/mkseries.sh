@@ -12,8 +12,8 @@ set -euo pipefail
 . scripts/series-lib.sh
 
 BASE=${BASE:-build/base}
-out=${SERIES_OUT:-build/series}
-work=${SERIES_WORK:-build/series-git}
+out=$(realpath -m "${SERIES_OUT:-build/series}")
+work=$(realpath -m "${SERIES_WORK:-build/series-git}")
 top=$(pwd)
 
 die() { echo "series: $*" >&2; exit 1; }
@@ -92,7 +92,7 @@ if [ $n = 0 ]; then
 fi
 
 # 4. Mails and cover letter.
-git -C "$work" format-patch -q --cover-letter -o "$top/$out" HEAD~$n
+git -C "$work" format-patch -q --cover-letter -o "$out" HEAD~$n
 cover=$(ls "$out"/0000-cover-letter.patch)
 subject=$(head -n 1 patches/msg/cover-letter)
 tail -n +3 patches/msg/cover-letter > "$work/.blurb"
@@ -104,5 +104,5 @@ text = text.replace("*** SUBJECT HERE ***", subject)
 text = text.replace("*** BLURB HERE ***", blurb)
 open(path, "w").write(text)
 PY
-echo "  SERIES  $out: cover letter + $n mails"
+echo "  SERIES  ${out#"$top"/}: cover letter + $n mails"
 ls "$out" | sed 's/^/          /'

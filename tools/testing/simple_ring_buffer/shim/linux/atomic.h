@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Host shim: kernel memory-model primitives on top of the C11 builtins. */
+#ifndef _SHIM_LINUX_ATOMIC_H
+#define _SHIM_LINUX_ATOMIC_H
+#include <linux/types.h>
+
+#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v)	do { *(volatile __typeof__(x) *)&(x) = (v); } while (0)
+#define smp_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define cmpxchg(ptr, o, n) ({						\
+	__typeof__(*(ptr)) __old = (o);					\
+	__atomic_compare_exchange_n(ptr, &__old, n, false,		\
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);	\
+	__old;								\
+})
+#endif
