@@ -44,7 +44,7 @@ TIMEOUT		?= 600
 
 export BASE_VERSION BASE_TARBALL BASE SRC OBJ IMAGE INITRAMFS MODE SMP MEM TIMEOUT DEBUG
 
-.PHONY: all deps base assemble config kernel initramfs run check series \
+.PHONY: all deps base assemble config kernel initramfs run check bench series \
 	refresh help clean distclean FORCE
 
 all: kernel initramfs
@@ -71,6 +71,7 @@ kernel: config
 	@scripts/sync-tree.sh $(OBJ)/modroot.tmp $(OBJ)/modroot
 
 initramfs: kernel
+	@scripts/build-guest-bins.sh
 	@scripts/mkinitramfs.sh
 
 # CMD may be large and hold any shell text: write it to a file from make itself
@@ -83,6 +84,9 @@ run: all
 
 check: all
 	@scripts/check.sh
+
+bench: all
+	@scripts/bench.sh
 
 series: assemble
 	@scripts/mkseries.sh
@@ -98,6 +102,8 @@ help:
 	@echo '                     interactive shell when stdin is a terminal'
 	@echo '  make check         build, run the host tests and the guest tests in protected'
 	@echo '                     and nvhe mode; ends with "N passed, M failed"'
+	@echo '  make bench         print the writer benchmark (host ns/event; guest ratio'
+	@echo '                     against the kernel ring buffer)'
 	@echo '  make series        write the upstream-form series to build/series/'
 	@echo '  make refresh P=NAME.patch [FILES="a.c b.h"]'
 	@echo '                     regenerate patches/NAME.patch from build/linux'

@@ -7,6 +7,8 @@ set -eu
 # command-or-file  package
 need="
 aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+/usr/aarch64-linux-gnu/lib/libc.a libc6-dev-arm64-cross
+depmod kmod
 qemu-system-aarch64 qemu-system-arm
 flex flex
 bison bison

@@ -82,7 +82,7 @@ for m in $(echo "$items" | awk '{ print $1 }' | uniq); do
 		esac
 	done
 	git -C "$work" add -A
-	git -C "$work" commit -q --allow-empty -F "$top/patches/msg/$m"
+	git -C "$work" commit -q -s --allow-empty -F "$top/patches/msg/$m"
 	n=$((n + 1))
 done
 

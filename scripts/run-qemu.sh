@@ -59,7 +59,7 @@ if [ -z "$script" ] && [ ! -t 0 ]; then
 	echo 'exec /usr/share/guest/demo.sh' > "$script"
 fi
 
-append="console=ttyAMA0 rdinit=/init panic=-1 kvm-arm.mode=$MODE ${APPEND:-}"
+append="console=ttyAMA0 rdinit=/init panic=-1 oops=panic kvm-arm.mode=$MODE ${APPEND:-}"
 initrd=$INITRAMFS
 if [ -n "$script" ]; then
 	mkdir -p "$tmp/cpio"

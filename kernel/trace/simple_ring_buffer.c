@@ -38,12 +38,13 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/simple_ring_buffer.h>
 
 #include <asm/page.h>
-#include <asm/processor.h>
+#include <linux/processor.h>
 
 #define SIMPLE_RB_FLAG_HEAD	1UL
 #define SIMPLE_RB_FLAG_UPDATE	2UL
@@ -51,7 +52,7 @@
 
 #define SIMPLE_RB_DATA_SIZE	(PAGE_SIZE - sizeof(struct simple_buffer_data_page))
 #define SIMPLE_RB_TS_SHIFT	27
-#define SIMPLE_RB_TS_MAX	(1ULL << SIMPLE_RB_TS_SHIFT)
+#define SIMPLE_RB_TS_MAX	BIT_ULL(SIMPLE_RB_TS_SHIFT)
 /* type_len:5 | time_delta:27, then array[0] = length */
 #define SIMPLE_RB_EVENT_HDR	8
 #define SIMPLE_RB_TIME_EXTEND	8
@@ -90,9 +91,9 @@ static void simple_rb_move_tail(struct simple_rb_per_cpu *cpu_buffer)
 		if (cmpxchg(&tail->next, link, (unsigned long)next | SIMPLE_RB_FLAG_UPDATE) != link)
 			continue;
 
-		/* The statistics are updated before the new head is visible. */
 		WRITE_ONCE(meta->overrun, meta->overrun + next->entries);
 		WRITE_ONCE(meta->pages_lost, meta->pages_lost + 1);
+		/* Release: the statistics are visible before the new head. */
 		smp_store_release(&next->next, READ_ONCE(next->next) | SIMPLE_RB_FLAG_HEAD);
 		/* Release: the link is plain again and the head is one page on. */
 		smp_store_release(&tail->next, (unsigned long)next);
@@ -148,6 +149,7 @@ void *simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer,
 
 	if (length > SIMPLE_RB_MAX_PAYLOAD) {
 		WRITE_ONCE(cpu_buffer->dropped, cpu_buffer->dropped + 1);
+		/* Release: back to READY, as in commit. */
 		smp_store_release(&cpu_buffer->status, SIMPLE_RB_READY);
 		return NULL;
 	}
@@ -208,6 +210,7 @@ void simple_ring_buffer_commit(struct simple_rb_per_cpu *cpu_buffer)
 	/* The event is written before the reader can see it in @commit. */
 	smp_store_release(&tail->page->commit, tail->write);
 	WRITE_ONCE(meta->entries, meta->entries + 1);
+	/* Release: our writes are done before the next reserve or a reset. */
 	smp_store_release(&cpu_buffer->status, SIMPLE_RB_READY);
 }
 EXPORT_SYMBOL_GPL(simple_ring_buffer_commit);
@@ -260,6 +263,7 @@ int simple_ring_buffer_swap_reader_page(struct simple_rb_per_cpu *cpu_buffer)
 	 * tail has left the page, its commit is final.
 	 */
 	reader = cpu_buffer->reader_page;
+	/* Acquire: pairs with the release of the tail in simple_rb_move_tail(). */
 	if (smp_load_acquire(&cpu_buffer->tail_page) == reader)
 		goto keep;
 	commit = READ_ONCE(reader->page->commit);
@@ -395,6 +399,7 @@ static void simple_rb_setup_meta(struct simple_rb_per_cpu *cpu_buffer)
 	meta->read = 0;
 	meta->pages_lost = 0;
 	meta->pages_touched = 0;
+	/* Release: the reader sees the counters above with the id. */
 	smp_store_release(&meta->reader.id, 0);
 }
 
@@ -416,6 +421,7 @@ int simple_ring_buffer_reset(struct simple_rb_per_cpu *cpu_buffer)
 
 	simple_rb_setup_ring(cpu_buffer);
 	simple_rb_setup_meta(cpu_buffer);
+	/* Release: the writer sees the fresh ring when it is READY again. */
 	smp_store_release(&cpu_buffer->status, old);
 	return 0;
 }
@@ -474,6 +480,7 @@ int simple_ring_buffer_init_mm(struct simple_rb_per_cpu *cpu_buffer,
 
 	simple_rb_setup_ring(cpu_buffer);
 	simple_rb_setup_meta(cpu_buffer);
+	/* Release: the ring is set up before the buffer can be enabled. */
 	smp_store_release(&cpu_buffer->status, SIMPLE_RB_DISABLED);
 	return 0;
 }

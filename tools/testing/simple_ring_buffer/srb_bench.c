@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 		if (t < best)
 			best = t;
 	}
-	printf("simple_ring_buffer native: %.2f ns/event (8-byte payload, best of 5 x %lu events, %u pages, overwrite mode)\n",
-	       (double)best / nr, nr, pages);
+	printf("simple_ring_buffer native: %.2f ns/event ", (double)best / nr);
+	printf("(8-byte payload, best of 5 x %lu events, %u pages, overwrite mode)\n", nr, pages);
 	return 0;
 }

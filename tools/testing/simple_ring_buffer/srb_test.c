@@ -12,8 +12,9 @@
 
 #include "srb_reader.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_PAGES	64
-#define MAX_EVENTS	(1 << 20)
+#define MAX_EVENTS	1048576
 
 struct buf {
 	struct simple_rb_per_cpu cpu_buffer;
@@ -321,13 +322,15 @@ static int test_init_errors(void)
 
 	/* Refusing page 5 (meta is load 1) unloads exactly what was loaded. */
 	desc->nr_page_va = 8;
-	loads = unloads = 0;
+	loads = 0;
+	unloads = 0;
 	refuse_at = 5;
 	ret = simple_ring_buffer_init_mm(&cpu_buffer, bpages, desc, load_page, unload_page);
 	CHECK(ret == -EFAULT, "init returned %d", ret);
 	CHECK(unloads == 4, "unloaded %d pages, want 4", unloads);
 
-	loads = unloads = 0;
+	loads = 0;
+	unloads = 0;
 	refuse_at = 0;
 	CHECK(!simple_ring_buffer_init_mm(&cpu_buffer, bpages, desc, load_page, unload_page),
 	      "init failed");
@@ -346,7 +349,7 @@ static int test_init_errors(void)
 struct race {
 	struct buf *b;
 	u64 nr;
-	volatile int done;
+	int done;
 };
 
 static void *race_writer(void *arg)
@@ -434,7 +437,7 @@ int main(int argc, char **argv)
 {
 	unsigned int i;
 
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(tests); i++) {
 		if (argc > 1 && !strstr(tests[i].name, argv[1]))
 			continue;
 		why[0] = 0;

@@ -4,14 +4,15 @@
 #define _SHIM_LINUX_ATOMIC_H
 #include <linux/types.h>
 
-#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
-#define WRITE_ONCE(x, v)	do { *(volatile __typeof__(x) *)&(x) = (v); } while (0)
-#define smp_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
-#define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
-#define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define READ_ONCE(x)		(__atomic_load_n(&(x), __ATOMIC_RELAXED))
+#define WRITE_ONCE(x, v)	(__atomic_store_n(&(x), (v), __ATOMIC_RELAXED))
+/* The builtins below carry their own ordering. */
+#define smp_store_release(p, v)	(__atomic_store_n((p), (v), __ATOMIC_RELEASE))
+#define smp_load_acquire(p)	(__atomic_load_n((p), __ATOMIC_ACQUIRE))
+#define smp_rmb()		(__atomic_thread_fence(__ATOMIC_ACQUIRE))
 #define cmpxchg(ptr, o, n) ({						\
 	__typeof__(*(ptr)) __old = (o);					\
-	__atomic_compare_exchange_n(ptr, &__old, n, false,		\
+	__atomic_compare_exchange_n((ptr), &__old, (n), false,		\
 				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);	\
 	__old;								\
 })

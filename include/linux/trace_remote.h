@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace_remote: tracefs front end for ring buffers written outside the
+ * kernel, shown under /sys/kernel/tracing/remotes/<name>/.
+ * See Documentation/trace/remotes.rst.
+ */
+#ifndef _LINUX_TRACE_REMOTE_H
+#define _LINUX_TRACE_REMOTE_H
+
+#include <linux/cpumask.h>
+#include <linux/fs.h>
+#include <linux/ring_buffer_types.h>
+#include <linux/trace_remote_event.h>
+#include <linux/types.h>
+
+struct dentry;
+struct module;
+
+/**
+ * struct trace_remote_callbacks - What a remote does for trace_remote
+ * @init:		Optional. Called once at registration with the remote's
+ *			tracefs directory, to add files of its own.
+ * @load_trace_buffer:	Allocate (trace_remote_alloc_buffer()) and hand the
+ *			writer a buffer of @size bytes per CPU; return its
+ *			descriptor or an ERR_PTR().
+ * @unload_trace_buffer: Take the buffer back from the writer and free it
+ *			(trace_remote_free_buffer()).
+ * @enable_tracing:	Start or stop the writer on every CPU.
+ * @swap_reader_page:	Hand the oldest page of @cpu to the reader. Called
+ *			with a spinlock held: must not sleep.
+ * @reset:		Drop everything the writer holds for @cpu.
+ * @enable_event:	Start or stop writing the event @id.
+ */
+struct trace_remote_callbacks {
+	int	(*init)(struct dentry *d, void *priv);
+	struct trace_buffer_desc *(*load_trace_buffer)(unsigned long size, void *priv);
+	void	(*unload_trace_buffer)(struct trace_buffer_desc *desc, void *priv);
+	int	(*enable_tracing)(bool enable, void *priv);
+	int	(*swap_reader_page)(unsigned int cpu, void *priv);
+	int	(*reset)(unsigned int cpu, void *priv);
+	int	(*enable_event)(unsigned short id, bool enable, void *priv);
+};
+
+int __trace_remote_register(struct module *owner, const char *name,
+			    const struct trace_remote_callbacks *cbs, void *priv,
+			    struct remote_event *events, size_t nr_events);
+#define trace_remote_register(name, cbs, priv, events, nr_events)		\
+	__trace_remote_register(THIS_MODULE, name, cbs, priv, events, nr_events)
+void trace_remote_unregister(const char *name);
+
+struct dentry *trace_remote_create_file(const char *name, umode_t mode, struct dentry *parent,
+					void *data, const struct file_operations *fops);
+
+struct trace_buffer_desc *trace_remote_alloc_buffer(unsigned long size,
+						    const struct cpumask *cpumask);
+void trace_remote_free_buffer(struct trace_buffer_desc *desc);
+
+#endif /* _LINUX_TRACE_REMOTE_H */

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Events of trace remotes: what the kernel knows about the records a remote
+ * writes. Use include/trace/define_remote_events.h to generate them from
+ * REMOTE_EVENT() definitions.
+ */
+#ifndef _LINUX_TRACE_REMOTE_EVENT_H
+#define _LINUX_TRACE_REMOTE_EVENT_H
+
+#include <linux/types.h>
+
+struct trace_seq;
+
+/**
+ * struct remote_event_hdr - Header of every record a remote writes
+ * @id:	The event id, from 1.
+ */
+struct remote_event_hdr {
+	unsigned short	id;
+};
+
+/**
+ * struct remote_event_field - One field of a remote event record
+ * @type:	C type, as written in the definition.
+ * @name:	Field name.
+ * @offset:	Offset in the record, header included.
+ * @size:	sizeof() the field.
+ * @align:	__alignof__() the field.
+ * @is_signed:	Whether the type is signed.
+ */
+struct remote_event_field {
+	const char	*type;
+	const char	*name;
+	unsigned int	offset;
+	unsigned int	size;
+	unsigned int	align;
+	bool		is_signed;
+};
+
+/**
+ * struct remote_event - An event a remote can write
+ * @name:	Event name, unique in its remote.
+ * @id:		Event id in the record header, from 1.
+ * @get_fields: Returns the record's fields after the header and their number.
+ * @fields:	Set from @get_fields at registration.
+ * @nr_fields:	Number of @fields.
+ * @print_fmt:	The print format, as shown in the "format" file.
+ * @print:	Prints a record's fields.
+ * @enabled:	Whether the remote was told to write it.
+ */
+struct remote_event {
+	const char				*name;
+	unsigned short				id;
+	const struct remote_event_field		*(*get_fields)(unsigned int *nr);
+	const struct remote_event_field		*fields;
+	unsigned int				nr_fields;
+	const char				*print_fmt;
+	void					(*print)(void *rec, struct trace_seq *seq);
+	bool					enabled;
+};
+
+#endif /* _LINUX_TRACE_REMOTE_EVENT_H */

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A trace remote written by the kernel itself, to test trace_remote and the
+ * ring buffer's remote mode: remotes/test/ with a simple_ring_buffer writer
+ * per CPU, and a write_event file that makes it write.
+ *
+ *   echo 1 > /sys/kernel/tracing/remotes/test/tracing_on
+ *   echo 42 > /sys/kernel/tracing/remotes/test/write_event
+ *   cat /sys/kernel/tracing/remotes/test/trace_pipe
+ */
+
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/simple_ring_buffer.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/trace_remote.h>
+#include <linux/uaccess.h>
+
+#define REMOTE_EVENT_INCLUDE_FILE remote_test_events.h
+#define REMOTE_EVENT_ARRAY remote_test_events
+#include <trace/define_remote_events.h>
+
+struct remote_test_cpu {
+	struct simple_rb_per_cpu	cpu_buffer;
+	struct simple_buffer_page	*bpages;
+	bool				loaded;
+};
+
+static DEFINE_PER_CPU(struct remote_test_cpu, remote_test_cpus);
+/* Serializes writers with load, unload and reset. */
+static DEFINE_MUTEX(remote_test_lock);
+static bool remote_test_event_on[ARRAY_SIZE(remote_test_events) + 1];
+
+static void remote_test_unload(struct trace_buffer_desc *desc, void *priv)
+{
+	int cpu;
+
+	guard(mutex)(&remote_test_lock);
+	for_each_possible_cpu(cpu) {
+		struct remote_test_cpu *rcpu = per_cpu_ptr(&remote_test_cpus, cpu);
+
+		if (!rcpu->loaded)
+			continue;
+		simple_ring_buffer_unload(&rcpu->cpu_buffer);
+		kfree(rcpu->bpages);
+		rcpu->bpages = NULL;
+		rcpu->loaded = false;
+	}
+	trace_remote_free_buffer(desc);
+}
+
+static struct trace_buffer_desc *remote_test_load(unsigned long size, void *priv)
+{
+	struct trace_buffer_desc *desc;
+	struct ring_buffer_desc *rbdesc;
+	int i, ret = 0;
+
+	cpus_read_lock();
+	desc = trace_remote_alloc_buffer(size, cpu_online_mask);
+	cpus_read_unlock();
+	if (IS_ERR(desc))
+		return desc;
+
+	scoped_guard(mutex, &remote_test_lock) {
+		for_each_ring_buffer_desc(rbdesc, i, desc) {
+			struct remote_test_cpu *rcpu = per_cpu_ptr(&remote_test_cpus, rbdesc->cpu);
+
+			rcpu->bpages = kcalloc(rbdesc->nr_page_va,
+					       sizeof(*rcpu->bpages), GFP_KERNEL);
+			if (!rcpu->bpages) {
+				ret = -ENOMEM;
+				break;
+			}
+			ret = simple_ring_buffer_init(&rcpu->cpu_buffer, rcpu->bpages, rbdesc);
+			if (ret) {
+				kfree(rcpu->bpages);
+				rcpu->bpages = NULL;
+				break;
+			}
+			rcpu->loaded = true;
+		}
+	}
+	if (ret) {
+		remote_test_unload(desc, priv);
+		return ERR_PTR(ret);
+	}
+	return desc;
+}
+
+static struct simple_rb_per_cpu *remote_test_buffer(unsigned int cpu)
+{
+	struct remote_test_cpu *rcpu;
+
+	if (cpu >= nr_cpu_ids)
+		return NULL;
+	rcpu = per_cpu_ptr(&remote_test_cpus, cpu);
+	return rcpu->loaded ? &rcpu->cpu_buffer : NULL;
+}
+
+static int remote_test_enable_tracing(bool enable, void *priv)
+{
+	int cpu;
+
+	guard(mutex)(&remote_test_lock);
+	for_each_possible_cpu(cpu) {
+		struct simple_rb_per_cpu *cpu_buffer = remote_test_buffer(cpu);
+
+		if (cpu_buffer)
+			simple_ring_buffer_enable_tracing(cpu_buffer, enable);
+	}
+	return 0;
+}
+
+static int remote_test_swap_reader_page(unsigned int cpu, void *priv)
+{
+	struct simple_rb_per_cpu *cpu_buffer = remote_test_buffer(cpu);
+
+	return cpu_buffer ? simple_ring_buffer_swap_reader_page(cpu_buffer) : -ENODEV;
+}
+
+static int remote_test_reset(unsigned int cpu, void *priv)
+{
+	struct simple_rb_per_cpu *cpu_buffer = remote_test_buffer(cpu);
+
+	return cpu_buffer ? simple_ring_buffer_reset(cpu_buffer) : -ENODEV;
+}
+
+static int remote_test_enable_event(unsigned short id, bool enable, void *priv)
+{
+	if (!id || id >= ARRAY_SIZE(remote_test_event_on))
+		return -EINVAL;
+	WRITE_ONCE(remote_test_event_on[id], enable);
+	return 0;
+}
+
+/* Write one selftest event with @id on the calling CPU. */
+static void remote_test_write(u64 id)
+{
+	struct remote_event_format_selftest *rec;
+	struct simple_rb_per_cpu *cpu_buffer;
+	unsigned long flags;
+
+	if (!READ_ONCE(remote_test_event_on[remote_event_id_selftest]))
+		return;
+
+	local_irq_save(flags);
+	cpu_buffer = remote_test_buffer(smp_processor_id());
+	if (cpu_buffer) {
+		rec = simple_ring_buffer_reserve(cpu_buffer, sizeof(*rec),
+						 ktime_get_boot_fast_ns());
+		if (rec) {
+			rec->hdr.id = remote_event_id_selftest;
+			rec->id = id;
+			simple_ring_buffer_commit(cpu_buffer);
+		}
+	}
+	local_irq_restore(flags);
+}
+
+static ssize_t write_event_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				 loff_t *ppos)
+{
+	u64 id;
+	int ret;
+
+	ret = kstrtou64_from_user(ubuf, cnt, 10, &id);
+	if (ret)
+		return ret;
+
+	guard(mutex)(&remote_test_lock);
+	remote_test_write(id);
+	return cnt;
+}
+
+static const struct file_operations write_event_fops = {
+	.write	= write_event_write,
+};
+
+static int remote_test_init(struct dentry *d, void *priv)
+{
+	return trace_remote_create_file("write_event", 0200, d, NULL, &write_event_fops) ?
+	       0 : -ENOMEM;
+}
+
+static const struct trace_remote_callbacks remote_test_cbs = {
+	.init			= remote_test_init,
+	.load_trace_buffer	= remote_test_load,
+	.unload_trace_buffer	= remote_test_unload,
+	.enable_tracing		= remote_test_enable_tracing,
+	.swap_reader_page	= remote_test_swap_reader_page,
+	.reset			= remote_test_reset,
+	.enable_event		= remote_test_enable_event,
+};
+
+static int __init remote_test_module_init(void)
+{
+	return trace_remote_register("test", &remote_test_cbs, NULL, remote_test_events,
+				     ARRAY_SIZE(remote_test_events));
+}
+module_init(remote_test_module_init);
+
+static void __exit remote_test_module_exit(void)
+{
+	trace_remote_unregister("test");
+}
+module_exit(remote_test_module_exit);
+
+MODULE_DESCRIPTION("Test trace remote written with simple_ring_buffer");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,1146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_remote: tracefs front end for ring buffers written outside the kernel.
+ *
+ * A remote (a hypervisor, firmware, a test module...) registers callbacks and
+ * its events; this file shows it as /sys/kernel/tracing/remotes/<name>/ and
+ * reads its buffer through the ring buffer's remote mode. The kernel never
+ * writes into the remote's pages. See Documentation/trace/remotes.rst.
+ *
+ * Lifecycle: the buffer is loaded (allocated and handed to the writer) when
+ * tracing is turned on or a consuming reader opens, and unloaded when tracing
+ * is off, no reader holds it and nothing is left to read.
+ */
+
+#define pr_fmt(fmt) "trace_remote: " fmt
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/ring_buffer.h>
+#include <linux/slab.h>
+#include <linux/tracefs.h>
+#include <linux/trace_remote.h>
+#include <linux/trace_seq.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#define TRACE_REMOTE_DEFAULT_SIZE	(7 << 10)
+
+/*
+ * How often an open consuming reader looks at the meta pages. It bounds the
+ * time between a write and its visibility in trace_pipe.
+ */
+static unsigned int poll_ms = 10;
+module_param(poll_ms, uint, 0644);
+MODULE_PARM_DESC(poll_ms, "Interval in ms at which open trace_pipe readers poll remotes (1-1000)");
+
+struct trace_remote;
+
+/* The file private data of the per-CPU files (cpu) and the top files (-1). */
+struct trace_remote_cpu {
+	struct trace_remote	*remote;
+	int			cpu;
+};
+
+struct trace_remote {
+	struct list_head			list;
+	const struct trace_remote_callbacks	*cbs;
+	void					*priv;
+	struct module				*owner;
+	struct remote_event			*events;
+	size_t					nr_events;
+	struct dentry				*dentry;
+
+	struct mutex				lock;	/* everything below */
+	struct trace_buffer			*trace_buffer;
+	struct trace_buffer_desc		*trace_buffer_desc;
+	struct ring_buffer_remote		rb_remote;
+	struct cpumask				buffer_cpus;	/* when loaded */
+	unsigned long				trace_buffer_size;
+	bool					tracing_on;
+	int					nr_users;	/* holding the buffer */
+	int					nr_readers;	/* consuming */
+
+	wait_queue_head_t			wait;
+	struct delayed_work			poll_work;
+	struct trace_remote_cpu			*cpus;	/* nr_cpu_ids + 1 */
+	char					name[];
+};
+
+static DEFINE_MUTEX(trace_remotes_lock);
+static LIST_HEAD(trace_remotes);
+static struct dentry *remotes_dir;
+
+static bool trace_remote_loaded(struct trace_remote *remote)
+{
+	return !!remote->trace_buffer;
+}
+
+static int trace_remote_load(struct trace_remote *remote)
+{
+	struct ring_buffer_desc *rbdesc;
+	struct trace_buffer_desc *desc;
+	struct trace_buffer *buffer;
+	int i;
+
+	lockdep_assert_held(&remote->lock);
+
+	if (trace_remote_loaded(remote))
+		return 0;
+
+	desc = remote->cbs->load_trace_buffer(remote->trace_buffer_size, remote->priv);
+	if (IS_ERR(desc))
+		return PTR_ERR(desc);
+
+	remote->rb_remote.desc = desc;
+	buffer = ring_buffer_alloc_remote(&remote->rb_remote);
+	if (!buffer) {
+		remote->cbs->unload_trace_buffer(desc, remote->priv);
+		return -ENOMEM;
+	}
+
+	remote->trace_buffer_desc = desc;
+	remote->trace_buffer = buffer;
+	cpumask_clear(&remote->buffer_cpus);
+	for_each_ring_buffer_desc(rbdesc, i, desc)
+		cpumask_set_cpu(rbdesc->cpu, &remote->buffer_cpus);
+	return 0;
+}
+
+static bool trace_remote_empty(struct trace_remote *remote, int cpu)
+{
+	struct trace_buffer *buffer = remote->trace_buffer;
+	int c;
+
+	if (!buffer)
+		return true;
+
+	if (cpu != RING_BUFFER_ALL_CPUS)
+		return ring_buffer_empty_cpu(buffer, cpu);
+
+	for_each_possible_cpu(c) {
+		if (!ring_buffer_empty_cpu(buffer, c))
+			return false;
+	}
+	return true;
+}
+
+/* Unload if nobody needs the buffer any more. */
+static void trace_remote_try_unload(struct trace_remote *remote)
+{
+	lockdep_assert_held(&remote->lock);
+
+	if (!trace_remote_loaded(remote) || remote->tracing_on || remote->nr_users)
+		return;
+
+	ring_buffer_poll_remote(remote->trace_buffer, RING_BUFFER_ALL_CPUS);
+	if (!trace_remote_empty(remote, RING_BUFFER_ALL_CPUS))
+		return;
+
+	ring_buffer_free(remote->trace_buffer);
+	remote->trace_buffer = NULL;
+	remote->cbs->unload_trace_buffer(remote->trace_buffer_desc, remote->priv);
+	remote->trace_buffer_desc = NULL;
+}
+
+static void trace_remote_poll(struct work_struct *work)
+{
+	struct trace_remote *remote =
+		container_of(to_delayed_work(work), struct trace_remote, poll_work);
+	unsigned int ms = clamp_val(READ_ONCE(poll_ms), 1, 1000);
+
+	scoped_guard(mutex, &remote->lock) {
+		if (!remote->nr_readers || !trace_remote_loaded(remote))
+			return;
+		ring_buffer_poll_remote(remote->trace_buffer, RING_BUFFER_ALL_CPUS);
+	}
+	wake_up_interruptible(&remote->wait);
+	schedule_delayed_work(&remote->poll_work, msecs_to_jiffies(ms));
+}
+
+static struct remote_event *trace_remote_find_event(struct trace_remote *remote,
+						    unsigned short id)
+{
+	size_t i;
+
+	/* Ids are usually the index + 1. */
+	if (id && id <= remote->nr_events && remote->events[id - 1].id == id)
+		return &remote->events[id - 1];
+
+	for (i = 0; i < remote->nr_events; i++) {
+		if (remote->events[i].id == id)
+			return &remote->events[i];
+	}
+	return NULL;
+}
+
+/*
+ * Readers: trace (non-consuming) and trace_pipe (consuming), for all CPUs or
+ * one. Text is built in @seq; @pos is how much of it was already read.
+ */
+struct trace_remote_reader {
+	struct trace_remote		*remote;
+	int				cpu;
+	bool				consuming;
+	bool				holds_buffer;
+	struct ring_buffer_iter		**iters;	/* non-consuming, by CPU */
+	struct trace_seq		seq;
+	size_t				pos;
+};
+
+static bool trace_remote_reader_has_cpu(struct trace_remote_reader *reader, int cpu)
+{
+	return reader->cpu == RING_BUFFER_ALL_CPUS || reader->cpu == cpu;
+}
+
+/* The next event in time order, not consumed yet. */
+static struct ring_buffer_event *
+trace_remote_peek(struct trace_remote_reader *reader, int *cpu, u64 *ts,
+		  unsigned long *lost)
+{
+	struct trace_buffer *buffer = reader->remote->trace_buffer;
+	struct ring_buffer_event *event, *next = NULL;
+	unsigned long l;
+	u64 t;
+	int c;
+
+	for_each_possible_cpu(c) {
+		if (!trace_remote_reader_has_cpu(reader, c))
+			continue;
+		if (reader->consuming) {
+			l = 0;
+			event = ring_buffer_peek(buffer, c, &t, &l);
+		} else {
+			if (!reader->iters[c])
+				continue;
+			l = 0;
+			event = ring_buffer_iter_peek(reader->iters[c], &t);
+		}
+		if (event && (!next || t < *ts)) {
+			next = event;
+			*ts = t;
+			*cpu = c;
+			*lost = l;
+		}
+	}
+	return next;
+}
+
+static void trace_remote_advance(struct trace_remote_reader *reader, int cpu)
+{
+	if (reader->consuming)
+		ring_buffer_consume(reader->remote->trace_buffer, cpu, NULL, NULL);
+	else
+		ring_buffer_iter_advance(reader->iters[cpu]);
+}
+
+static void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
+			       struct ring_buffer_event *event, int cpu, u64 ts,
+			       unsigned long lost)
+{
+	struct remote_event_hdr *hdr = ring_buffer_event_data(event);
+	struct remote_event *re = NULL;
+	u64 secs = ts;
+	u32 nsecs;
+
+	if (ring_buffer_event_length(event) >= sizeof(*hdr))
+		re = trace_remote_find_event(remote, hdr->id);
+
+	if (lost)
+		trace_seq_printf(s, "CPU:%d [LOST %lu EVENTS]\n", cpu, lost);
+
+	nsecs = do_div(secs, NSEC_PER_SEC);
+	trace_seq_printf(s, "[%03d]\t%5llu.%06u: ", cpu, secs, nsecs / 1000);
+	if (re) {
+		trace_seq_printf(s, "%s ", re->name);
+		re->print(hdr, s);
+	} else {
+		trace_seq_printf(s, "UNKNOWN EVENT id=%u", hdr->id);
+	}
+	trace_seq_putc(s, '\n');
+}
+
+/* Fill reader->seq with as many whole lines as fit. */
+static void trace_remote_fill(struct trace_remote_reader *reader)
+{
+	struct trace_seq *s = &reader->seq;
+	struct ring_buffer_event *event;
+	unsigned long lost;
+	unsigned int save;
+	int cpu;
+	u64 ts;
+
+	trace_seq_init(s);
+	reader->pos = 0;
+
+	while ((event = trace_remote_peek(reader, &cpu, &ts, &lost))) {
+		save = s->seq.len;
+		trace_remote_print(reader->remote, s, event, cpu, ts, lost);
+		if (trace_seq_has_overflowed(s)) {
+			s->seq.len = save;
+			s->full = 0;
+			break;
+		}
+		trace_remote_advance(reader, cpu);
+	}
+}
+
+static bool trace_remote_reader_ready(struct trace_remote_reader *reader)
+{
+	return !trace_remote_empty(reader->remote, reader->cpu);
+}
+
+static ssize_t trace_remote_read(struct file *filp, char __user *ubuf, size_t cnt,
+				 loff_t *ppos)
+{
+	struct trace_remote_reader *reader = filp->private_data;
+	struct trace_remote *remote = reader->remote;
+	size_t avail;
+	ssize_t ret;
+
+	if (!cnt)
+		return 0;
+
+	for (;;) {
+		avail = trace_seq_used(&reader->seq) - reader->pos;
+		if (avail)
+			break;
+
+		if (!reader->holds_buffer)
+			return 0;
+
+		trace_remote_fill(reader);
+		if (trace_seq_used(&reader->seq))
+			continue;
+
+		/* Nothing to read. */
+		if (!reader->consuming)
+			return 0;
+		if (filp->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_event_interruptible(remote->wait, trace_remote_reader_ready(reader));
+		if (ret)
+			return ret;
+	}
+
+	ret = min(avail, cnt);
+	if (copy_to_user(ubuf, reader->seq.buffer + reader->pos, ret))
+		return -EFAULT;
+	reader->pos += ret;
+	*ppos += ret;
+	return ret;
+}
+
+static __poll_t trace_remote_poll_read(struct file *filp, struct poll_table_struct *pt)
+{
+	struct trace_remote_reader *reader = filp->private_data;
+
+	poll_wait(filp, &reader->remote->wait, pt);
+	if (trace_seq_used(&reader->seq) > reader->pos ||
+	    !trace_remote_empty(reader->remote, reader->cpu))
+		return EPOLLIN | EPOLLRDNORM;
+	return 0;
+}
+
+static void trace_remote_reset(struct trace_remote *remote, int cpu)
+{
+	int c;
+
+	lockdep_assert_held(&remote->lock);
+
+	if (!trace_remote_loaded(remote))
+		return;
+
+	for_each_possible_cpu(c) {
+		if (cpu == RING_BUFFER_ALL_CPUS || cpu == c)
+			ring_buffer_reset_cpu(remote->trace_buffer, c);
+	}
+	trace_remote_try_unload(remote);
+}
+
+static void trace_remote_put_reader(struct trace_remote_reader *reader)
+{
+	struct trace_remote *remote = reader->remote;
+	int cpu;
+
+	if (reader->iters) {
+		for_each_possible_cpu(cpu) {
+			if (reader->iters[cpu])
+				ring_buffer_read_finish(reader->iters[cpu]);
+		}
+		kfree(reader->iters);
+	}
+
+	scoped_guard(mutex, &remote->lock) {
+		if (reader->consuming)
+			remote->nr_readers--;
+		if (reader->holds_buffer)
+			remote->nr_users--;
+		trace_remote_try_unload(remote);
+	}
+	module_put(remote->owner);
+	kfree(reader);
+}
+
+static int trace_remote_open(struct inode *inode, struct file *filp, bool consuming)
+{
+	struct trace_remote_cpu *rcpu = inode->i_private;
+	struct trace_remote *remote = rcpu->remote;
+	struct trace_remote_reader *reader;
+	int cpu, ret = 0;
+
+	if (!try_module_get(remote->owner))
+		return -ENODEV;
+
+	reader = kzalloc(sizeof(*reader), GFP_KERNEL);
+	if (!reader) {
+		module_put(remote->owner);
+		return -ENOMEM;
+	}
+	reader->remote = remote;
+	reader->cpu = rcpu->cpu;
+	reader->consuming = consuming;
+
+	scoped_guard(mutex, &remote->lock) {
+		if (consuming) {
+			ret = trace_remote_load(remote);
+			if (ret)
+				break;
+			remote->nr_readers++;
+		}
+		if (!trace_remote_loaded(remote))
+			break;
+		remote->nr_users++;
+		reader->holds_buffer = true;
+		if (reader->cpu != RING_BUFFER_ALL_CPUS &&
+		    !cpumask_test_cpu(reader->cpu, &remote->buffer_cpus))
+			ret = -ENODEV;
+	}
+	if (ret)
+		goto fail;
+
+	if (consuming) {
+		schedule_delayed_work(&remote->poll_work, 0);
+	} else if (reader->holds_buffer) {
+		reader->iters = kcalloc(nr_cpu_ids, sizeof(*reader->iters), GFP_KERNEL);
+		if (!reader->iters) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+		for_each_cpu(cpu, &remote->buffer_cpus) {
+			if (!trace_remote_reader_has_cpu(reader, cpu))
+				continue;
+			reader->iters[cpu] = ring_buffer_read_start(remote->trace_buffer, cpu,
+								    GFP_KERNEL);
+			if (!reader->iters[cpu]) {
+				ret = -ENOMEM;
+				goto fail;
+			}
+		}
+	}
+
+	filp->private_data = reader;
+	return 0;
+
+fail:
+	trace_remote_put_reader(reader);
+	return ret;
+}
+
+static int trace_remote_release(struct inode *inode, struct file *filp)
+{
+	if (filp->private_data)
+		trace_remote_put_reader(filp->private_data);
+	return 0;
+}
+
+static int trace_remote_pipe_open(struct inode *inode, struct file *filp)
+{
+	int ret = trace_remote_open(inode, filp, true);
+
+	return ret ?: nonseekable_open(inode, filp);
+}
+
+static int trace_remote_trace_open(struct inode *inode, struct file *filp)
+{
+	struct trace_remote_cpu *rcpu = inode->i_private;
+
+	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC)) {
+		guard(mutex)(&rcpu->remote->lock);
+		trace_remote_reset(rcpu->remote, rcpu->cpu);
+	}
+	if (!(filp->f_mode & FMODE_READ))
+		return 0;
+	return trace_remote_open(inode, filp, false);
+}
+
+/* Any write to trace resets the buffer (of one CPU for per_cpu/cpuN/trace). */
+static ssize_t trace_remote_trace_write(struct file *filp, const char __user *ubuf,
+					size_t cnt, loff_t *ppos)
+{
+	struct trace_remote_cpu *rcpu = file_inode(filp)->i_private;
+
+	guard(mutex)(&rcpu->remote->lock);
+	trace_remote_reset(rcpu->remote, rcpu->cpu);
+	return cnt;
+}
+
+static const struct file_operations trace_remote_pipe_fops = {
+	.open		= trace_remote_pipe_open,
+	.read		= trace_remote_read,
+	.poll		= trace_remote_poll_read,
+	.release	= trace_remote_release,
+};
+
+static const struct file_operations trace_remote_trace_fops = {
+	.open		= trace_remote_trace_open,
+	.read		= trace_remote_read,
+	.write		= trace_remote_trace_write,
+	.release	= trace_remote_release,
+};
+
+/* Small text files */
+
+static ssize_t trace_remote_read_text(char __user *ubuf, size_t cnt, loff_t *ppos,
+				      const char *fmt, ...)
+{
+	char buf[64];
+	va_list args;
+	int len;
+
+	va_start(args, fmt);
+	len = vscnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+static int trace_remote_parse_ulong(const char __user *ubuf, size_t cnt, unsigned long *val)
+{
+	char buf[32];
+
+	if (!cnt || cnt >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	/* kstrtoul() refuses signs, junk, empty strings and overflow. */
+	return kstrtoul(strim(buf), 10, val);
+}
+
+static struct trace_remote *trace_remote_of(struct file *filp)
+{
+	struct trace_remote_cpu *rcpu = file_inode(filp)->i_private;
+
+	return rcpu->remote;
+}
+
+static ssize_t tracing_on_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	return trace_remote_read_text(ubuf, cnt, ppos, "%d\n",
+				      READ_ONCE(trace_remote_of(filp)->tracing_on));
+}
+
+static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				loff_t *ppos)
+{
+	struct trace_remote *remote = trace_remote_of(filp);
+	unsigned long val;
+	int ret;
+
+	ret = trace_remote_parse_ulong(ubuf, cnt, &val);
+	if (ret)
+		return ret;
+	if (val > 1)
+		return -EINVAL;
+
+	guard(mutex)(&remote->lock);
+	if (val == remote->tracing_on)
+		return cnt;
+
+	if (val) {
+		ret = trace_remote_load(remote);
+		if (ret)
+			return ret;
+		ret = remote->cbs->enable_tracing(true, remote->priv);
+		if (ret) {
+			trace_remote_try_unload(remote);
+			return ret;
+		}
+		remote->tracing_on = true;
+	} else {
+		ret = remote->cbs->enable_tracing(false, remote->priv);
+		if (ret)
+			return ret;
+		remote->tracing_on = false;
+		trace_remote_try_unload(remote);
+	}
+	return cnt;
+}
+
+static const struct file_operations tracing_on_fops = {
+	.read	= tracing_on_read,
+	.write	= tracing_on_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t buffer_size_kb_read(struct file *filp, char __user *ubuf, size_t cnt,
+				   loff_t *ppos)
+{
+	struct trace_remote *remote = trace_remote_of(filp);
+
+	guard(mutex)(&remote->lock);
+	return trace_remote_read_text(ubuf, cnt, ppos, "%lu (%s)\n",
+				      remote->trace_buffer_size >> 10,
+				      trace_remote_loaded(remote) ? "loaded" : "unloaded");
+}
+
+static ssize_t buffer_size_kb_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				    loff_t *ppos)
+{
+	struct trace_remote *remote = trace_remote_of(filp);
+	unsigned long val;
+	int ret;
+
+	ret = trace_remote_parse_ulong(ubuf, cnt, &val);
+	if (ret)
+		return ret;
+	/* At most the memory there is, per CPU. */
+	if (!val || val > (totalram_pages() << (PAGE_SHIFT - 10)) / num_possible_cpus())
+		return -EINVAL;
+
+	guard(mutex)(&remote->lock);
+	if (trace_remote_loaded(remote))
+		return -EBUSY;
+	remote->trace_buffer_size = val << 10;
+	return cnt;
+}
+
+static const struct file_operations buffer_size_kb_fops = {
+	.read	= buffer_size_kb_read,
+	.write	= buffer_size_kb_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t trace_clock_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	return trace_remote_read_text(ubuf, cnt, ppos, "[boot]\n");
+}
+
+static const struct file_operations trace_clock_fops = {
+	.read	= trace_clock_read,
+	.llseek	= default_llseek,
+};
+
+/* events/ */
+
+static int trace_remote_enable_event(struct trace_remote *remote, struct remote_event *re,
+				     bool enable)
+{
+	int ret;
+
+	lockdep_assert_held(&remote->lock);
+	if (re->enabled == enable)
+		return 0;
+	ret = remote->cbs->enable_event(re->id, enable, remote->priv);
+	if (!ret)
+		re->enabled = enable;
+	return ret;
+}
+
+static ssize_t event_enable_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	struct remote_event *re = file_inode(filp)->i_private;
+
+	return trace_remote_read_text(ubuf, cnt, ppos, "%d\n", READ_ONCE(re->enabled));
+}
+
+static struct trace_remote *trace_remote_of_event(struct remote_event *re)
+{
+	struct trace_remote *remote;
+
+	guard(mutex)(&trace_remotes_lock);
+	list_for_each_entry(remote, &trace_remotes, list) {
+		if (re >= remote->events && re < remote->events + remote->nr_events)
+			return remote;
+	}
+	return NULL;
+}
+
+static ssize_t event_enable_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				  loff_t *ppos)
+{
+	struct remote_event *re = file_inode(filp)->i_private;
+	struct trace_remote *remote = trace_remote_of_event(re);
+	unsigned long val;
+	int ret;
+
+	if (!remote)
+		return -ENODEV;
+	ret = trace_remote_parse_ulong(ubuf, cnt, &val);
+	if (ret)
+		return ret;
+	if (val > 1)
+		return -EINVAL;
+
+	guard(mutex)(&remote->lock);
+	ret = trace_remote_enable_event(remote, re, val);
+	return ret ?: cnt;
+}
+
+static const struct file_operations event_enable_fops = {
+	.read	= event_enable_read,
+	.write	= event_enable_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t events_enable_read(struct file *filp, char __user *ubuf, size_t cnt,
+				  loff_t *ppos)
+{
+	struct trace_remote *remote = trace_remote_of(filp);
+	bool on = false, off = false;
+	size_t i;
+
+	guard(mutex)(&remote->lock);
+	for (i = 0; i < remote->nr_events; i++) {
+		if (remote->events[i].enabled)
+			on = true;
+		else
+			off = true;
+	}
+	return trace_remote_read_text(ubuf, cnt, ppos, "%s\n", on && off ? "X" : on ? "1" : "0");
+}
+
+static ssize_t events_enable_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				   loff_t *ppos)
+{
+	struct trace_remote *remote = trace_remote_of(filp);
+	unsigned long val;
+	size_t i;
+	int ret;
+
+	ret = trace_remote_parse_ulong(ubuf, cnt, &val);
+	if (ret)
+		return ret;
+	if (val > 1)
+		return -EINVAL;
+
+	guard(mutex)(&remote->lock);
+	for (i = 0; i < remote->nr_events; i++) {
+		ret = trace_remote_enable_event(remote, &remote->events[i], val);
+		if (ret)
+			return ret;
+	}
+	return cnt;
+}
+
+static const struct file_operations events_enable_fops = {
+	.read	= events_enable_read,
+	.write	= events_enable_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t event_id_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	struct remote_event *re = file_inode(filp)->i_private;
+
+	return trace_remote_read_text(ubuf, cnt, ppos, "%u\n", re->id);
+}
+
+static const struct file_operations event_id_fops = {
+	.read	= event_id_read,
+	.llseek	= default_llseek,
+};
+
+static int event_format_show(struct seq_file *m, void *v)
+{
+	struct remote_event *re = m->private;
+	unsigned int i;
+
+	seq_printf(m, "name: %s\nID: %u\nformat:\n", re->name, re->id);
+	seq_printf(m, "\tfield:unsigned short common_type;\toffset:%zu;\tsize:%zu;\tsigned:0;\n\n",
+		   offsetof(struct remote_event_hdr, id),
+		   sizeof_field(struct remote_event_hdr, id));
+	for (i = 0; i < re->nr_fields; i++) {
+		const struct remote_event_field *f = &re->fields[i];
+
+		seq_printf(m, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			   f->type, f->name, f->offset, f->size, f->is_signed);
+	}
+	seq_printf(m, "\nprint fmt: %s\n", re->print_fmt);
+	return 0;
+}
+
+static int event_format_open(struct inode *inode, struct file *filp)
+{
+	return single_open(filp, event_format_show, inode->i_private);
+}
+
+static const struct file_operations event_format_fops = {
+	.open		= event_format_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/*
+ * Remotes do not filter: "filter" exists because tools look for it when
+ * they expand event names. It reads "none" and only accepts being cleared.
+ */
+static ssize_t event_filter_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	return trace_remote_read_text(ubuf, cnt, ppos, "none\n");
+}
+
+static ssize_t event_filter_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				  loff_t *ppos)
+{
+	char buf[8];
+
+	if (cnt >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	strim(buf);
+	if (buf[0] && strcmp(buf, "0") && strcmp(buf, "none"))
+		return -EINVAL;
+	return cnt;
+}
+
+static const struct file_operations event_filter_fops = {
+	.read	= event_filter_read,
+	.write	= event_filter_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t header_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	bool page = (uintptr_t)file_inode(filp)->i_private;
+	struct trace_seq *s;
+	ssize_t ret;
+
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	trace_seq_init(s);
+	if (page)
+		ring_buffer_print_page_header(NULL, s);
+	else
+		ring_buffer_print_entry_header(s);
+	ret = simple_read_from_buffer(ubuf, cnt, ppos, s->buffer, trace_seq_used(s));
+	kfree(s);
+	return ret;
+}
+
+static const struct file_operations header_fops = {
+	.read	= header_read,
+	.llseek	= default_llseek,
+};
+
+static int trace_remote_create_events(struct trace_remote *remote)
+{
+	struct dentry *events, *sys, *d;
+	size_t i;
+
+	events = tracefs_create_dir("events", remote->dentry);
+	if (!events)
+		return -ENOMEM;
+	tracefs_create_file("enable", 0644, events, &remote->cpus[nr_cpu_ids],
+			    &events_enable_fops);
+	tracefs_create_file("header_page", 0444, events, (void *)1UL, &header_fops);
+	tracefs_create_file("header_event", 0444, events, NULL, &header_fops);
+
+	sys = tracefs_create_dir(remote->name, events);
+	if (!sys)
+		return -ENOMEM;
+	for (i = 0; i < remote->nr_events; i++) {
+		struct remote_event *re = &remote->events[i];
+
+		d = tracefs_create_dir(re->name, sys);
+		if (!d)
+			return -ENOMEM;
+		tracefs_create_file("enable", 0644, d, re, &event_enable_fops);
+		tracefs_create_file("id", 0444, d, re, &event_id_fops);
+		tracefs_create_file("format", 0444, d, re, &event_format_fops);
+		tracefs_create_file("filter", 0644, d, re, &event_filter_fops);
+	}
+	return 0;
+}
+
+static int trace_remote_create_files(struct trace_remote *remote)
+{
+	struct trace_remote_cpu *all = &remote->cpus[nr_cpu_ids];
+	struct dentry *percpu, *d;
+	char name[16];
+	int cpu;
+
+	tracefs_create_file("tracing_on", 0644, remote->dentry, all, &tracing_on_fops);
+	tracefs_create_file("buffer_size_kb", 0644, remote->dentry, all, &buffer_size_kb_fops);
+	tracefs_create_file("trace_clock", 0444, remote->dentry, all, &trace_clock_fops);
+	tracefs_create_file("trace", 0644, remote->dentry, all, &trace_remote_trace_fops);
+	tracefs_create_file("trace_pipe", 0444, remote->dentry, all, &trace_remote_pipe_fops);
+
+	percpu = tracefs_create_dir("per_cpu", remote->dentry);
+	if (!percpu)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		d = tracefs_create_dir(name, percpu);
+		if (!d)
+			return -ENOMEM;
+		tracefs_create_file("trace", 0644, d, &remote->cpus[cpu],
+				    &trace_remote_trace_fops);
+		tracefs_create_file("trace_pipe", 0444, d, &remote->cpus[cpu],
+				    &trace_remote_pipe_fops);
+	}
+
+	return trace_remote_create_events(remote);
+}
+
+static struct trace_remote *trace_remote_find(const char *name)
+{
+	struct trace_remote *remote;
+
+	lockdep_assert_held(&trace_remotes_lock);
+	list_for_each_entry(remote, &trace_remotes, list) {
+		if (!strcmp(remote->name, name))
+			return remote;
+	}
+	return NULL;
+}
+
+static void trace_remote_free(struct trace_remote *remote)
+{
+	kfree(remote->cpus);
+	kfree(remote);
+}
+
+/**
+ * __trace_remote_register() - Show a remote under /sys/kernel/tracing/remotes/
+ * @owner:	The module of the remote (THIS_MODULE, through
+ *		trace_remote_register()), pinned while one of its files is open.
+ * @name:	Directory name; also the events' system name.
+ * @cbs:	What the remote does; see struct trace_remote_callbacks.
+ * @priv:	Passed to the callbacks.
+ * @events:	The events the remote can write, with unique ids from 1.
+ * @nr_events:	Number of @events.
+ *
+ * Return: 0, -EINVAL for a bad name or event list, -EEXIST if @name is taken,
+ * -ENODEV without tracefs, -ENOMEM, or the error of @cbs->init.
+ */
+int __trace_remote_register(struct module *owner, const char *name,
+			    const struct trace_remote_callbacks *cbs, void *priv,
+			    struct remote_event *events, size_t nr_events)
+{
+	struct trace_remote *remote;
+	size_t i, j;
+	int cpu, ret;
+
+	if (!name || !*name || strchr(name, '/') || !cbs || !cbs->load_trace_buffer ||
+	    !cbs->unload_trace_buffer || !cbs->enable_tracing || !cbs->swap_reader_page ||
+	    !cbs->enable_event)
+		return -EINVAL;
+	for (i = 0; i < nr_events; i++) {
+		if (!events[i].id || !events[i].name || !events[i].print ||
+		    !events[i].get_fields)
+			return -EINVAL;
+		for (j = 0; j < i; j++) {
+			if (events[j].id == events[i].id || !strcmp(events[j].name, events[i].name))
+				return -EINVAL;
+		}
+	}
+
+	remote = kzalloc(struct_size(remote, name, strlen(name) + 1), GFP_KERNEL);
+	if (!remote)
+		return -ENOMEM;
+	remote->cpus = kcalloc(nr_cpu_ids + 1, sizeof(*remote->cpus), GFP_KERNEL);
+	if (!remote->cpus) {
+		kfree(remote);
+		return -ENOMEM;
+	}
+	for (cpu = 0; cpu <= nr_cpu_ids; cpu++) {
+		remote->cpus[cpu].remote = remote;
+		remote->cpus[cpu].cpu = cpu < nr_cpu_ids ? cpu : RING_BUFFER_ALL_CPUS;
+	}
+	strscpy(remote->name, name, strlen(name) + 1);
+	remote->cbs = cbs;
+	remote->priv = priv;
+	remote->owner = owner;
+	remote->events = events;
+	remote->nr_events = nr_events;
+	remote->trace_buffer_size = TRACE_REMOTE_DEFAULT_SIZE;
+	remote->rb_remote.swap_reader_page = cbs->swap_reader_page;
+	remote->rb_remote.reset = cbs->reset;
+	remote->rb_remote.priv = priv;
+	mutex_init(&remote->lock);
+	init_waitqueue_head(&remote->wait);
+	INIT_DELAYED_WORK(&remote->poll_work, trace_remote_poll);
+	for (i = 0; i < nr_events; i++) {
+		events[i].fields = events[i].get_fields(&events[i].nr_fields);
+		events[i].enabled = false;
+	}
+
+	guard(mutex)(&trace_remotes_lock);
+
+	if (trace_remote_find(name)) {
+		ret = -EEXIST;
+		goto fail;
+	}
+	if (!remotes_dir) {
+		remotes_dir = tracefs_create_dir("remotes", NULL);
+		if (!remotes_dir) {
+			ret = -ENODEV;
+			goto fail;
+		}
+	}
+	remote->dentry = tracefs_create_dir(name, remotes_dir);
+	if (!remote->dentry) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	ret = trace_remote_create_files(remote);
+	if (!ret && cbs->init)
+		ret = cbs->init(remote->dentry, priv);
+	if (ret) {
+		tracefs_remove(remote->dentry);
+		goto fail;
+	}
+
+	list_add(&remote->list, &trace_remotes);
+	return 0;
+
+fail:
+	trace_remote_free(remote);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__trace_remote_register);
+
+/**
+ * trace_remote_unregister() - Remove a remote registered by a module
+ * @name:	The name given to trace_remote_register().
+ *
+ * Stops tracing and unloads the buffer. The module is pinned while any file
+ * is open, so this is only reached once they are all closed.
+ */
+void trace_remote_unregister(const char *name)
+{
+	struct trace_remote *remote;
+
+	scoped_guard(mutex, &trace_remotes_lock) {
+		remote = trace_remote_find(name);
+		if (!remote)
+			return;
+		list_del(&remote->list);
+		tracefs_remove(remote->dentry);
+	}
+
+	cancel_delayed_work_sync(&remote->poll_work);
+	scoped_guard(mutex, &remote->lock) {
+		if (remote->tracing_on)
+			remote->cbs->enable_tracing(false, remote->priv);
+		remote->tracing_on = false;
+		if (trace_remote_loaded(remote)) {
+			ring_buffer_free(remote->trace_buffer);
+			remote->cbs->unload_trace_buffer(remote->trace_buffer_desc, remote->priv);
+			remote->trace_buffer = NULL;
+		}
+	}
+	trace_remote_free(remote);
+}
+EXPORT_SYMBOL_GPL(trace_remote_unregister);
+
+/**
+ * trace_remote_create_file() - Add a file of the remote's own
+ * @name:	File name.
+ * @mode:	Permissions.
+ * @parent:	The directory given to the init callback.
+ * @data:	The file's inode->i_private.
+ * @fops:	Its file operations.
+ *
+ * For the init callback of remotes built as modules, which cannot call
+ * tracefs directly.
+ *
+ * Return: the dentry, or NULL on failure.
+ */
+struct dentry *trace_remote_create_file(const char *name, umode_t mode, struct dentry *parent,
+					void *data, const struct file_operations *fops)
+{
+	return tracefs_create_file(name, mode, parent, data, fops);
+}
+EXPORT_SYMBOL_GPL(trace_remote_create_file);
+
+/**
+ * trace_remote_alloc_buffer() - Allocate the pages of a remote buffer
+ * @size:	Bytes per CPU.
+ * @cpumask:	The CPUs to allocate a buffer for.
+ *
+ * Each CPU gets a zeroed meta page and max(DIV_ROUND_UP(@size, PAGE_SIZE), 2)
+ * + 1 data pages, described in the returned descriptor.
+ *
+ * Return: the descriptor, to free with trace_remote_free_buffer(), or an
+ * ERR_PTR().
+ */
+struct trace_buffer_desc *trace_remote_alloc_buffer(unsigned long size,
+						    const struct cpumask *cpumask)
+{
+	unsigned int nr_pages = max(DIV_ROUND_UP(size, PAGE_SIZE), 2UL) + 1;
+	struct trace_buffer_desc *desc;
+	struct ring_buffer_desc *rbdesc;
+	size_t len;
+	unsigned int i;
+	int cpu;
+
+	if (!size || cpumask_empty(cpumask))
+		return ERR_PTR(-EINVAL);
+
+	len = sizeof(*desc) + cpumask_weight(cpumask) * ring_buffer_desc_size(nr_pages);
+	desc = kvzalloc(len, GFP_KERNEL);
+	if (!desc)
+		return ERR_PTR(-ENOMEM);
+	desc->struct_len = len;
+
+	rbdesc = (struct ring_buffer_desc *)desc->__data;
+	for_each_cpu(cpu, cpumask) {
+		rbdesc->cpu = cpu;
+		desc->nr_cpus++;
+		rbdesc->meta_va = get_zeroed_page(GFP_KERNEL);
+		if (!rbdesc->meta_va)
+			goto fail;
+		for (i = 0; i < nr_pages; i++) {
+			rbdesc->page_va[i] = get_zeroed_page(GFP_KERNEL);
+			if (!rbdesc->page_va[i])
+				goto fail;
+			rbdesc->nr_page_va = i + 1;
+		}
+		rbdesc = __next_ring_buffer_desc(rbdesc);
+	}
+	return desc;
+
+fail:
+	trace_remote_free_buffer(desc);
+	return ERR_PTR(-ENOMEM);
+}
+EXPORT_SYMBOL_GPL(trace_remote_alloc_buffer);
+
+/**
+ * trace_remote_free_buffer() - Free what trace_remote_alloc_buffer() allocated
+ * @desc:	The descriptor it returned.
+ */
+void trace_remote_free_buffer(struct trace_buffer_desc *desc)
+{
+	struct ring_buffer_desc *rbdesc;
+	unsigned int i;
+	int n;
+
+	for_each_ring_buffer_desc(rbdesc, n, desc) {
+		free_page(rbdesc->meta_va);
+		for (i = 0; i < rbdesc->nr_page_va; i++)
+			free_page(rbdesc->page_va[i]);
+	}
+	kvfree(desc);
+}
+EXPORT_SYMBOL_GPL(trace_remote_free_buffer);
