@@ -42,6 +42,9 @@ SMP		?= 2
 MEM		?= 1024
 TIMEOUT		?= 600
 
+# ccache: paths relative to the checkout, so another clone hits the same cache.
+export CCACHE_BASEDIR := $(CURDIR)
+
 export BASE_VERSION BASE_TARBALL BASE SRC OBJ IMAGE INITRAMFS MODE SMP MEM TIMEOUT DEBUG
 
 .PHONY: all deps base assemble config kernel initramfs run check bench series \

@@ -87,7 +87,7 @@ enum simple_rb_status {
 };
 
 /* Largest payload reserve accepts. */
-#define SIMPLE_RB_MAX_PAYLOAD	(PAGE_SIZE - sizeof(struct simple_buffer_data_page) - 16)
+#define SIMPLE_RB_MAX_PAYLOAD	(PAGE_SIZE - sizeof(struct simple_buffer_data_page) - 24)
 
 void *simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer,
 				 unsigned long length, u64 timestamp);

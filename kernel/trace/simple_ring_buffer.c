@@ -50,7 +50,12 @@
 #define SIMPLE_RB_FLAG_UPDATE	2UL
 #define SIMPLE_RB_FLAG_MASK	3UL
 
-#define SIMPLE_RB_DATA_SIZE	(PAGE_SIZE - sizeof(struct simple_buffer_data_page))
+/*
+ * Bytes of events per page. The last 8 stay free: a reader that copies the
+ * page out (trace_pipe_raw) stores the number of events lost before it there,
+ * as the kernel's ring buffer does.
+ */
+#define SIMPLE_RB_DATA_SIZE	(PAGE_SIZE - sizeof(struct simple_buffer_data_page) - 8)
 #define SIMPLE_RB_TS_SHIFT	27
 #define SIMPLE_RB_TS_MAX	BIT_ULL(SIMPLE_RB_TS_SHIFT)
 /* type_len:5 | time_delta:27, then array[0] = length */

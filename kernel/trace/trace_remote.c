@@ -25,6 +25,7 @@
 #include <linux/trace_remote.h>
 #include <linux/trace_seq.h>
 #include <linux/uaccess.h>
+#include <linux/uio.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -386,7 +387,9 @@ static void trace_remote_put_reader(struct trace_remote_reader *reader)
 	kfree(reader);
 }
 
-static int trace_remote_open(struct inode *inode, struct file *filp, bool consuming)
+/* @size: of the reader, which may be embedded first in a larger struct. */
+static int trace_remote_open(struct inode *inode, struct file *filp, bool consuming,
+			     size_t size)
 {
 	struct trace_remote_cpu *rcpu = inode->i_private;
 	struct trace_remote *remote = rcpu->remote;
@@ -396,7 +399,7 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 	if (!try_module_get(remote->owner))
 		return -ENODEV;
 
-	reader = kzalloc(sizeof(*reader), GFP_KERNEL);
+	reader = kzalloc(size, GFP_KERNEL);
 	if (!reader) {
 		module_put(remote->owner);
 		return -ENOMEM;
@@ -460,7 +463,7 @@ static int trace_remote_release(struct inode *inode, struct file *filp)
 
 static int trace_remote_pipe_open(struct inode *inode, struct file *filp)
 {
-	int ret = trace_remote_open(inode, filp, true);
+	int ret = trace_remote_open(inode, filp, true, sizeof(struct trace_remote_reader));
 
 	return ret ?: nonseekable_open(inode, filp);
 }
@@ -475,7 +478,7 @@ static int trace_remote_trace_open(struct inode *inode, struct file *filp)
 	}
 	if (!(filp->f_mode & FMODE_READ))
 		return 0;
-	return trace_remote_open(inode, filp, false);
+	return trace_remote_open(inode, filp, false, sizeof(struct trace_remote_reader));
 }
 
 /* Any write to trace resets the buffer (of one CPU for per_cpu/cpuN/trace). */
@@ -503,10 +506,104 @@ static const struct file_operations trace_remote_trace_fops = {
 	.release	= trace_remote_release,
 };
 
+/*
+ * trace_pipe_raw: the pages themselves, in the ring buffer page format, for
+ * tools that decode them (trace-cmd, Perfetto). Consuming, like trace_pipe;
+ * each read() returns at most what is left of the current page, splice()
+ * works through read_iter, and lost events are marked in the page as the
+ * kernel's own ring buffer marks them.
+ */
+struct trace_remote_raw {
+	struct trace_remote_reader	reader;		/* first: freed as the reader */
+	struct buffer_data_read_page	*page;
+	size_t				pos;	/* read so far from @page */
+	size_t				len;	/* valid bytes in @page */
+};
+
+static int trace_remote_raw_open(struct inode *inode, struct file *filp)
+{
+	struct trace_remote_raw *raw;
+	int ret;
+
+	ret = trace_remote_open(inode, filp, true, sizeof(*raw));
+	if (ret)
+		return ret;
+
+	raw = container_of(filp->private_data, struct trace_remote_raw, reader);
+	ret = ring_buffer_alloc_read_page(raw->reader.remote->trace_buffer, raw->reader.cpu,
+					  &raw->page);
+	if (ret) {
+		raw->page = NULL;
+		trace_remote_put_reader(&raw->reader);
+		return ret;
+	}
+	return nonseekable_open(inode, filp);
+}
+
+static int trace_remote_raw_release(struct inode *inode, struct file *filp)
+{
+	struct trace_remote_raw *raw =
+		container_of(filp->private_data, struct trace_remote_raw, reader);
+
+	if (raw->page)
+		ring_buffer_free_read_page(raw->reader.remote->trace_buffer, raw->reader.cpu,
+					   raw->page);
+	/* Frees @raw: the reader comes first in it. */
+	trace_remote_put_reader(&raw->reader);
+	return 0;
+}
+
+static ssize_t trace_remote_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct file *filp = iocb->ki_filp;
+	struct trace_remote_raw *raw =
+		container_of(filp->private_data, struct trace_remote_raw, reader);
+	struct trace_remote *remote = raw->reader.remote;
+	size_t page_size = ring_buffer_read_page_size(raw->page);
+	void *data = ring_buffer_read_page_data(raw->page);
+	size_t copied;
+	int ret;
+
+	if (!iov_iter_count(to))
+		return 0;
+
+	while (raw->pos >= raw->len) {
+		memset(data, 0, page_size);
+		ret = ring_buffer_read_page(remote->trace_buffer, raw->page, page_size,
+					    raw->reader.cpu, 0);
+		if (ret >= 0) {
+			/* Whole pages: the tools size their reads on them. */
+			raw->pos = 0;
+			raw->len = page_size;
+			break;
+		}
+		if ((filp->f_flags & O_NONBLOCK) || (iocb->ki_flags & IOCB_NOWAIT))
+			return -EAGAIN;
+		ret = wait_event_interruptible(remote->wait,
+					       trace_remote_reader_ready(&raw->reader));
+		if (ret)
+			return ret;
+	}
+
+	copied = copy_to_iter(data + raw->pos, raw->len - raw->pos, to);
+	if (!copied)
+		return -EFAULT;
+	raw->pos += copied;
+	return copied;
+}
+
+static const struct file_operations trace_remote_raw_fops = {
+	.open		= trace_remote_raw_open,
+	.read_iter	= trace_remote_raw_read_iter,
+	.splice_read	= copy_splice_read,
+	.poll		= trace_remote_poll_read,
+	.release	= trace_remote_raw_release,
+};
+
 /* Small text files */
 
-static ssize_t trace_remote_read_text(char __user *ubuf, size_t cnt, loff_t *ppos,
-				      const char *fmt, ...)
+static __printf(4, 5)
+ssize_t trace_remote_read_text(char __user *ubuf, size_t cnt, loff_t *ppos, const char *fmt, ...)
 {
 	char buf[64];
 	va_list args;
@@ -896,6 +993,8 @@ static int trace_remote_create_files(struct trace_remote *remote)
 				    &trace_remote_trace_fops);
 		tracefs_create_file("trace_pipe", 0444, d, &remote->cpus[cpu],
 				    &trace_remote_pipe_fops);
+		tracefs_create_file("trace_pipe_raw", 0444, d, &remote->cpus[cpu],
+				    &trace_remote_raw_fops);
 	}
 
 	return trace_remote_create_events(remote);

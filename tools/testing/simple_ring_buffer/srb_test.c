@@ -89,8 +89,8 @@ static int write_event(struct buf *b, u64 id, u64 ts)
 	return 0;
 }
 
-/* Events per data page with an 8-byte payload (16 bytes each). */
-#define PER_PAGE	((PAGE_SIZE - 16) / 16)
+/* Events per data page with an 8-byte payload (16 bytes each; 8 bytes kept free). */
+#define PER_PAGE	((PAGE_SIZE - 16 - 8) / 16)
 
 static int check_ids(int n, u64 first, u64 last)
 {
