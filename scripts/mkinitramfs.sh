@@ -40,7 +40,7 @@ missing=0
 while read -r f; do
 	for lib in $(aarch64-linux-gnu-readelf -d "$f" 2>/dev/null |
 		     sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
-		if ! find "$root/lib" "$root/usr/lib" -name "$lib" | grep -q .; then
+		if [ -z "$(find "$root/lib" "$root/usr/lib" -name "$lib")" ]; then
 			echo "mkinitramfs: $f needs $lib, not in the initramfs" >&2
 			missing=1
 		fi

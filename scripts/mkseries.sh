@@ -23,21 +23,21 @@ die() { echo "series: $*" >&2; exit 1; }
 # 1. patches/mails must cover every added file and patch exactly once, with
 # the patches in patches/series order.
 items=$(mail_items)
-if echo "$items" | grep -q '^ERROR '; then
+if grep -q '^ERROR ' <<< "$items"; then
 	die "patches/mails: item before the first '== NAME' line"
 fi
 claimed=$(echo "$items" | awk '$2 != "-" { print $2 }')
 dups=$(echo "$claimed" | sort | uniq -d)
 [ -z "$dups" ] || die "patches/mails lists these more than once: $dups"
 for f in $(added_files); do
-	echo "$claimed" | grep -qxF "$f" || die "added file $f is in no mail (patches/mails)"
+	grep -qxF "$f" <<< "$claimed" || die "added file $f is in no mail (patches/mails)"
 done
 for p in $(series_patches); do
-	echo "$claimed" | grep -qxF "$p" || die "patch $p is in no mail (patches/mails)"
+	grep -qxF "$p" <<< "$claimed" || die "patch $p is in no mail (patches/mails)"
 done
 for i in $claimed; do
 	case $i in
-	*.patch) series_patches | grep -qxF "$i" || die "patches/mails names $i, not in patches/series" ;;
+	*.patch) grep -qxF "$i" <<< "$(series_patches)" || die "patches/mails names $i, not in patches/series" ;;
 	*) [ -f "$i" ] || die "patches/mails names $i, which does not exist" ;;
 	esac
 done

@@ -18,7 +18,7 @@ case $name in *.patch) ;; *) die "patch names end in .patch" ;; esac
 [ -f "$BASE/.extracted" ] || die "no base (run make)"
 
 new=1
-series_patches | grep -qxF "$name" && new=0
+grep -qxF "$name" <<< "$(series_patches)" && new=0
 files="$*"
 if [ -z "$files" ]; then
 	[ $new = 0 ] || die "new patch $name: say which files with FILES=\"path ...\""
@@ -36,7 +36,7 @@ for p in $(series_patches); do
 	fi
 	if [ $before = 0 ]; then
 		for f in $files; do
-			patch_files "patches/$p" | grep -qxF "$f" &&
+			grep -qxF "$f" <<< "$(patch_files "patches/$p")" &&
 				die "$f is also changed by the later patch $p; refresh that one instead"
 		done
 		continue
