@@ -13,9 +13,9 @@ rm -rf build/bench
 cp -r scripts/bench build/bench
 make -s -C "$SRC" O="$(pwd)/$OBJ" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	M="$(pwd)/build/bench" modules
-printf '%s\n' 'insmod /tmp/rb_bench.ko 2>/dev/null; dmesg | grep rb_bench:' > build/bench/run.sh
-mkdir -p build/bench/cpio/tmp
-cp build/bench/rb_bench.ko build/bench/cpio/tmp/
+printf '%s\n' 'insmod /bench/rb_bench.ko 2>/dev/null; dmesg | grep "rb_bench: [0-9]" | tail -n 1' > build/bench/run.sh
+mkdir -p build/bench/cpio/bench
+cp build/bench/rb_bench.ko build/bench/cpio/bench/
 (cd build/bench/cpio && find . | cpio -o -H newc -R 0:0 --quiet) > build/bench/extra.cpio
 cat "$INITRAMFS" build/bench/extra.cpio > build/bench/initrd
 INITRAMFS=build/bench/initrd LOGNAME_RUN=bench scripts/run-qemu.sh build/bench/run.sh

@@ -628,6 +628,21 @@ static int trace_remote_parse_ulong(const char __user *ubuf, size_t cnt, unsigne
 	return kstrtoul(strim(buf), 10, val);
 }
 
+/* "0" or "1", nothing else. */
+static int trace_remote_parse_bool(const char __user *ubuf, size_t cnt, bool *val)
+{
+	unsigned long v;
+	int ret;
+
+	ret = trace_remote_parse_ulong(ubuf, cnt, &v);
+	if (ret)
+		return ret;
+	if (v > 1)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
 static struct trace_remote *trace_remote_of(struct file *filp)
 {
 	struct trace_remote_cpu *rcpu = file_inode(filp)->i_private;
@@ -645,14 +660,12 @@ static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf, size
 				loff_t *ppos)
 {
 	struct trace_remote *remote = trace_remote_of(filp);
-	unsigned long val;
+	bool val;
 	int ret;
 
-	ret = trace_remote_parse_ulong(ubuf, cnt, &val);
+	ret = trace_remote_parse_bool(ubuf, cnt, &val);
 	if (ret)
 		return ret;
-	if (val > 1)
-		return -EINVAL;
 
 	guard(mutex)(&remote->lock);
 	if (val == remote->tracing_on)
@@ -772,16 +785,14 @@ static ssize_t event_enable_write(struct file *filp, const char __user *ubuf, si
 {
 	struct remote_event *re = file_inode(filp)->i_private;
 	struct trace_remote *remote = trace_remote_of_event(re);
-	unsigned long val;
+	bool val;
 	int ret;
 
 	if (!remote)
 		return -ENODEV;
-	ret = trace_remote_parse_ulong(ubuf, cnt, &val);
+	ret = trace_remote_parse_bool(ubuf, cnt, &val);
 	if (ret)
 		return ret;
-	if (val > 1)
-		return -EINVAL;
 
 	guard(mutex)(&remote->lock);
 	ret = trace_remote_enable_event(remote, re, val);
@@ -815,15 +826,13 @@ static ssize_t events_enable_write(struct file *filp, const char __user *ubuf, s
 				   loff_t *ppos)
 {
 	struct trace_remote *remote = trace_remote_of(filp);
-	unsigned long val;
+	bool val;
 	size_t i;
 	int ret;
 
-	ret = trace_remote_parse_ulong(ubuf, cnt, &val);
+	ret = trace_remote_parse_bool(ubuf, cnt, &val);
 	if (ret)
 		return ret;
-	if (val > 1)
-		return -EINVAL;
 
 	guard(mutex)(&remote->lock);
 	for (i = 0; i < remote->nr_events; i++) {
