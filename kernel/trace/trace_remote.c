@@ -740,6 +740,30 @@ static ssize_t trace_clock_read(struct file *filp, char __user *ubuf, size_t cnt
 	return trace_remote_read_text(ubuf, cnt, ppos, "[boot]\n");
 }
 
+static int available_events_show(struct seq_file *m, void *v)
+{
+	struct trace_remote *remote = m->private;
+	size_t i;
+
+	for (i = 0; i < remote->nr_events; i++)
+		seq_printf(m, "%s:%s\n", remote->name, remote->events[i].name);
+	return 0;
+}
+
+static int available_events_open(struct inode *inode, struct file *filp)
+{
+	struct trace_remote_cpu *rcpu = inode->i_private;
+
+	return single_open(filp, available_events_show, rcpu->remote);
+}
+
+static const struct file_operations available_events_fops = {
+	.open		= available_events_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 static const struct file_operations trace_clock_fops = {
 	.read	= trace_clock_read,
 	.llseek	= default_llseek,
@@ -987,6 +1011,8 @@ static int trace_remote_create_files(struct trace_remote *remote)
 	tracefs_create_file("tracing_on", 0644, remote->dentry, all, &tracing_on_fops);
 	tracefs_create_file("buffer_size_kb", 0644, remote->dentry, all, &buffer_size_kb_fops);
 	tracefs_create_file("trace_clock", 0444, remote->dentry, all, &trace_clock_fops);
+	tracefs_create_file("available_events", 0444, remote->dentry, all,
+			    &available_events_fops);
 	tracefs_create_file("trace", 0644, remote->dentry, all, &trace_remote_trace_fops);
 	tracefs_create_file("trace_pipe", 0444, remote->dentry, all, &trace_remote_pipe_fops);
 
