@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hypervisor tracing: one simple_ring_buffer per CPU in pages the host
+ * shares with the hypervisor, read by the host through trace_remote
+ * (remotes/hypervisor/, see arch/arm64/kvm/hyp_trace.c).
+ *
+ * In protected mode the host is not trusted: the descriptor it hands over is
+ * donated to the hypervisor before it is looked at, every count is checked
+ * against its size, and each page must be host memory shared with the
+ * hypervisor, listed once; it is pinned while the buffer is loaded.
+ */
+
+#include <linux/simple_ring_buffer.h>
+
+#include <asm/arch_timer.h>
+#include <asm/kvm_mmu.h>
+
+#include <nvhe/mem_protect.h>
+#include <nvhe/memory.h>
+#include <nvhe/spinlock.h>
+#include <nvhe/trace.h>
+
+#define REMOTE_EVENT_INCLUDE_FILE asm/kvm_hypevents.h
+#define REMOTE_EVENT_FORMAT_ONLY
+#include <trace/define_remote_events.h>
+
+#define HYP_NR_EVENTS	64
+
+static DEFINE_PER_CPU(struct simple_rb_per_cpu, trace_rb);
+static DEFINE_HYP_SPINLOCK(trace_lock);	/* load, unload, swap, reset, clock */
+
+/* The donated (protected) or shared (nVHE) descriptor, while loaded. */
+static struct trace_buffer_desc *trace_desc;
+static size_t trace_desc_size;
+static bool trace_events[HYP_NR_EVENTS];
+
+/* ns = epoch_ns + ((cycles - epoch_cyc) * mult) >> shift */
+static struct {
+	u32	seq;
+	u32	mult;
+	u32	shift;
+	u64	epoch_ns;
+	u64	epoch_cyc;
+} hyp_clock;
+
+static u64 trace_clock_ns(void)
+{
+	u64 cyc, ns, epoch_ns, epoch_cyc;
+	u32 seq, mult, shift;
+
+	do {
+		seq = smp_load_acquire(&hyp_clock.seq);
+		mult = READ_ONCE(hyp_clock.mult);
+		shift = READ_ONCE(hyp_clock.shift);
+		epoch_ns = READ_ONCE(hyp_clock.epoch_ns);
+		epoch_cyc = READ_ONCE(hyp_clock.epoch_cyc);
+		/* Pairs with the barrier in __pkvm_update_clock_tracing(). */
+		smp_rmb();
+	} while ((seq & 1) || seq != READ_ONCE(hyp_clock.seq));
+
+	cyc = __arch_counter_get_cntpct();
+	/* 128 bits: no overflow however long since the epoch. */
+	ns = (u64)(((unsigned __int128)(cyc - epoch_cyc) * mult) >> shift);
+	return epoch_ns + ns;
+}
+
+void __pkvm_update_clock_tracing(u32 mult, u32 shift, u64 epoch_ns, u64 epoch_cyc)
+{
+	hyp_spin_lock(&trace_lock);
+	WRITE_ONCE(hyp_clock.seq, hyp_clock.seq + 1);
+	/* Odd sequence visible before the new values. */
+	smp_wmb();
+	WRITE_ONCE(hyp_clock.mult, mult);
+	WRITE_ONCE(hyp_clock.shift, shift < 64 ? shift : 63);
+	WRITE_ONCE(hyp_clock.epoch_ns, epoch_ns);
+	WRITE_ONCE(hyp_clock.epoch_cyc, epoch_cyc);
+	/* Release: the values are visible before the even sequence. */
+	smp_store_release(&hyp_clock.seq, hyp_clock.seq + 1);
+	hyp_spin_unlock(&trace_lock);
+}
+
+static void *trace_load_page(unsigned long va)
+{
+	void *hyp_va = (void *)kern_hyp_va(va);
+
+	if (!PAGE_ALIGNED(va))
+		return NULL;
+	if (is_protected_kvm_enabled() && hyp_pin_shared_mem(hyp_va, hyp_va + PAGE_SIZE))
+		return NULL;
+	return hyp_va;
+}
+
+static void trace_unload_page(void *hyp_va)
+{
+	if (is_protected_kvm_enabled())
+		hyp_unpin_shared_mem(hyp_va, hyp_va + PAGE_SIZE);
+}
+
+static unsigned int trace_nr_cpus(void)
+{
+	return is_protected_kvm_enabled() ? hyp_nr_cpus : NR_CPUS;
+}
+
+/*
+ * Check the descriptor (already out of the host's reach): sizes, CPUs, and
+ * that no page appears twice. Returns the number of data pages, 0 if bad.
+ */
+static size_t trace_check_desc(struct trace_buffer_desc *desc, size_t size)
+{
+	struct ring_buffer_desc *rbdesc, *other;
+	size_t left, total = 0, len;
+	unsigned long *va, *ova;
+	int i, j;
+	unsigned int p, q;
+
+	if (size < sizeof(*desc) || desc->struct_len > size ||
+	    desc->struct_len < sizeof(*desc) || desc->nr_cpus <= 0 ||
+	    desc->nr_cpus > trace_nr_cpus())
+		return 0;
+
+	left = desc->struct_len - sizeof(*desc);
+	rbdesc = (struct ring_buffer_desc *)desc->__data;
+	for (i = 0; i < desc->nr_cpus; i++) {
+		if (left < sizeof(*rbdesc))
+			return 0;
+		if (rbdesc->nr_page_va < 3 ||
+		    rbdesc->nr_page_va > (left - sizeof(*rbdesc)) / sizeof(unsigned long))
+			return 0;
+		if (rbdesc->cpu < 0 || rbdesc->cpu >= trace_nr_cpus())
+			return 0;
+		len = ring_buffer_desc_size(rbdesc->nr_page_va);
+		total += rbdesc->nr_page_va;
+		left -= len;
+		rbdesc = (struct ring_buffer_desc *)((char *)rbdesc + len);
+	}
+
+	/* The writer's page descriptors live after the descriptor. */
+	if (total > (size - desc->struct_len) / sizeof(struct simple_buffer_page))
+		return 0;
+
+	/* CPUs once, pages (meta pages included) once. */
+	for_each_ring_buffer_desc(rbdesc, i, desc) {
+		for_each_ring_buffer_desc(other, j, desc) {
+			if (j > i)
+				break;
+			if (j < i && other->cpu == rbdesc->cpu)
+				return 0;
+			for (p = 0; p <= rbdesc->nr_page_va; p++) {
+				va = p ? &rbdesc->page_va[p - 1] : &rbdesc->meta_va;
+				for (q = 0; q <= other->nr_page_va; q++) {
+					ova = q ? &other->page_va[q - 1] : &other->meta_va;
+					if (ova == va)
+						break;
+					if (*ova == *va)
+						return 0;
+				}
+			}
+		}
+	}
+	return total;
+}
+
+static void trace_unload_cpus(struct trace_buffer_desc *desc, int nr)
+{
+	struct ring_buffer_desc *rbdesc;
+	int i;
+
+	for_each_ring_buffer_desc(rbdesc, i, desc) {
+		if (i >= nr)
+			break;
+		simple_ring_buffer_unload(per_cpu_ptr(&trace_rb, rbdesc->cpu));
+	}
+}
+
+static int trace_take_desc(unsigned long desc_hva, size_t size, struct trace_buffer_desc **desc)
+{
+	void *hyp_va = (void *)kern_hyp_va(desc_hva);
+
+	if (!PAGE_ALIGNED(desc_hva) || !size || !PAGE_ALIGNED(size))
+		return -EINVAL;
+	if (is_protected_kvm_enabled()) {
+		int ret = __pkvm_host_donate_hyp(hyp_virt_to_pfn(hyp_va), size >> PAGE_SHIFT);
+
+		if (ret)
+			return ret;
+	}
+	*desc = hyp_va;
+	return 0;
+}
+
+static void trace_give_back_desc(struct trace_buffer_desc *desc, size_t size)
+{
+	if (is_protected_kvm_enabled())
+		WARN_ON(__pkvm_hyp_donate_host(hyp_virt_to_pfn(desc), size >> PAGE_SHIFT));
+}
+
+int __pkvm_load_tracing(unsigned long desc_hva, size_t desc_size)
+{
+	struct simple_buffer_page *bpages;
+	struct ring_buffer_desc *rbdesc;
+	struct trace_buffer_desc *desc;
+	int i, ret;
+
+	hyp_spin_lock(&trace_lock);
+	if (trace_desc) {
+		ret = -EBUSY;
+		goto unlock;
+	}
+
+	ret = trace_take_desc(desc_hva, desc_size, &desc);
+	if (ret)
+		goto unlock;
+
+	if (!trace_check_desc(desc, desc_size)) {
+		ret = -EINVAL;
+		goto give_back;
+	}
+
+	bpages = (struct simple_buffer_page *)((char *)desc + desc->struct_len);
+	for_each_ring_buffer_desc(rbdesc, i, desc) {
+		ret = simple_ring_buffer_init_mm(per_cpu_ptr(&trace_rb, rbdesc->cpu), bpages,
+						 rbdesc, trace_load_page, trace_unload_page);
+		if (ret) {
+			trace_unload_cpus(desc, i);
+			goto give_back;
+		}
+		bpages += rbdesc->nr_page_va;
+	}
+
+	trace_desc = desc;
+	trace_desc_size = desc_size;
+	goto unlock;
+
+give_back:
+	trace_give_back_desc(desc, desc_size);
+unlock:
+	hyp_spin_unlock(&trace_lock);
+	return ret;
+}
+
+void __pkvm_unload_tracing(void)
+{
+	hyp_spin_lock(&trace_lock);
+	if (trace_desc) {
+		trace_unload_cpus(trace_desc, trace_desc->nr_cpus);
+		trace_give_back_desc(trace_desc, trace_desc_size);
+		trace_desc = NULL;
+	}
+	hyp_spin_unlock(&trace_lock);
+}
+
+int __pkvm_enable_tracing(bool enable)
+{
+	struct ring_buffer_desc *rbdesc;
+	int i, ret = -ENODEV;
+
+	hyp_spin_lock(&trace_lock);
+	if (trace_desc) {
+		for_each_ring_buffer_desc(rbdesc, i, trace_desc)
+			simple_ring_buffer_enable_tracing(per_cpu_ptr(&trace_rb, rbdesc->cpu),
+							  enable);
+		ret = 0;
+	}
+	hyp_spin_unlock(&trace_lock);
+	return ret;
+}
+
+int __pkvm_swap_reader_tracing(unsigned int cpu)
+{
+	int ret = -ENODEV;
+
+	if (cpu >= trace_nr_cpus())
+		return -EINVAL;
+
+	hyp_spin_lock(&trace_lock);
+	if (trace_desc)
+		ret = simple_ring_buffer_swap_reader_page(per_cpu_ptr(&trace_rb, cpu));
+	hyp_spin_unlock(&trace_lock);
+	return ret;
+}
+
+int __pkvm_reset_tracing(unsigned int cpu)
+{
+	int ret = -ENODEV;
+
+	if (cpu >= trace_nr_cpus())
+		return -EINVAL;
+
+	hyp_spin_lock(&trace_lock);
+	if (trace_desc)
+		ret = simple_ring_buffer_reset(per_cpu_ptr(&trace_rb, cpu));
+	hyp_spin_unlock(&trace_lock);
+	return ret;
+}
+
+int __pkvm_enable_event(unsigned short id, bool enable)
+{
+	if (!id || id >= HYP_NR_EVENTS)
+		return -EINVAL;
+	WRITE_ONCE(trace_events[id], enable);
+	return 0;
+}
+
+int __pkvm_write_event(u64 id)
+{
+	struct remote_event_format_selftest *rec;
+	struct simple_rb_per_cpu *cpu_buffer = this_cpu_ptr(&trace_rb);
+
+	if (!READ_ONCE(trace_events[remote_event_id_selftest]))
+		return 0;
+
+	rec = simple_ring_buffer_reserve(cpu_buffer, sizeof(*rec), trace_clock_ns());
+	if (!rec)
+		return 0;
+	rec->hdr.id = remote_event_id_selftest;
+	rec->id = id;
+	simple_ring_buffer_commit(cpu_buffer);
+	return 0;
+}

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host side of hypervisor tracing: the trace remote "hypervisor", whose
+ * writer is the nVHE/pKVM hypervisor (arch/arm64/kvm/hyp/nvhe/trace.c).
+ * Not registered under VHE, where the kernel is the hypervisor and traces
+ * with its own tracepoints.
+ */
+
+#include <linux/cpumask.h>
+#include <linux/kvm_host.h>
+#include <linux/simple_ring_buffer.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/trace_remote.h>
+#include <linux/workqueue.h>
+
+#include <asm/arch_timer.h>
+#include <asm/kvm_mmu.h>
+
+#define REMOTE_EVENT_INCLUDE_FILE asm/kvm_hypevents.h
+#define REMOTE_EVENT_ARRAY hyp_events
+#include <trace/define_remote_events.h>
+
+/* How often the hypervisor's clock is put back on the boot clock. */
+#define HYP_TRACE_CLOCK_SYNC	(HZ)
+
+static struct {
+	struct trace_buffer_desc	*desc;		/* host view */
+	void				*hyp_desc;	/* handed to EL2 */
+	size_t				hyp_desc_size;
+	struct delayed_work		clock_work;
+} hyp_trace;
+
+/* Give EL2 mult/shift/epoch so that its counter reads CLOCK_BOOTTIME. */
+static void hyp_trace_sync_clock(void)
+{
+	u64 cyc, ns;
+	u32 mult, shift;
+	unsigned long flags;
+
+	clocks_calc_mult_shift(&mult, &shift, arch_timer_get_cntfrq(), NSEC_PER_SEC, 3600);
+	local_irq_save(flags);
+	cyc = __arch_counter_get_cntpct();
+	ns = ktime_get_boot_fast_ns();
+	local_irq_restore(flags);
+	kvm_call_hyp_nvhe(__pkvm_update_clock_tracing, mult, shift, ns, cyc);
+}
+
+static void hyp_trace_clock_work(struct work_struct *work)
+{
+	hyp_trace_sync_clock();
+	schedule_delayed_work(&hyp_trace.clock_work, HYP_TRACE_CLOCK_SYNC);
+}
+
+static void hyp_trace_unshare(struct trace_buffer_desc *desc)
+{
+	struct ring_buffer_desc *rbdesc;
+	unsigned int p;
+	int i;
+
+	for_each_ring_buffer_desc(rbdesc, i, desc) {
+		kvm_unshare_hyp((void *)rbdesc->meta_va, (void *)rbdesc->meta_va + PAGE_SIZE);
+		for (p = 0; p < rbdesc->nr_page_va; p++)
+			kvm_unshare_hyp((void *)rbdesc->page_va[p],
+					(void *)rbdesc->page_va[p] + PAGE_SIZE);
+	}
+}
+
+static int hyp_trace_share(struct trace_buffer_desc *desc)
+{
+	struct ring_buffer_desc *rbdesc;
+	unsigned int p;
+	int i, ret;
+
+	for_each_ring_buffer_desc(rbdesc, i, desc) {
+		ret = kvm_share_hyp((void *)rbdesc->meta_va, (void *)rbdesc->meta_va + PAGE_SIZE);
+		for (p = 0; !ret && p < rbdesc->nr_page_va; p++)
+			ret = kvm_share_hyp((void *)rbdesc->page_va[p],
+					    (void *)rbdesc->page_va[p] + PAGE_SIZE);
+		if (ret) {
+			hyp_trace_unshare(desc);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void hyp_trace_unload(struct trace_buffer_desc *desc, void *priv)
+{
+	cancel_delayed_work_sync(&hyp_trace.clock_work);
+	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+	if (!is_protected_kvm_enabled())
+		kvm_unshare_hyp(hyp_trace.hyp_desc, hyp_trace.hyp_desc + hyp_trace.hyp_desc_size);
+	free_pages_exact(hyp_trace.hyp_desc, hyp_trace.hyp_desc_size);
+	hyp_trace.hyp_desc = NULL;
+	hyp_trace_unshare(desc);
+	trace_remote_free_buffer(desc);
+}
+
+static struct trace_buffer_desc *hyp_trace_load(unsigned long size, void *priv)
+{
+	struct trace_buffer_desc *desc;
+	struct ring_buffer_desc *rbdesc;
+	size_t nr_pages = 0, hyp_size;
+	int i, ret;
+
+	desc = trace_remote_alloc_buffer(size, cpu_possible_mask);
+	if (IS_ERR(desc))
+		return desc;
+
+	ret = hyp_trace_share(desc);
+	if (ret)
+		goto free_desc;
+
+	/*
+	 * EL2 gets a copy of the descriptor followed by room for its page
+	 * descriptors. In protected mode it takes that memory from us.
+	 */
+	for_each_ring_buffer_desc(rbdesc, i, desc)
+		nr_pages += rbdesc->nr_page_va;
+	hyp_size = PAGE_ALIGN(desc->struct_len + nr_pages * sizeof(struct simple_buffer_page));
+	hyp_trace.hyp_desc = alloc_pages_exact(hyp_size, GFP_KERNEL | __GFP_ZERO);
+	if (!hyp_trace.hyp_desc) {
+		ret = -ENOMEM;
+		goto unshare;
+	}
+	hyp_trace.hyp_desc_size = hyp_size;
+	memcpy(hyp_trace.hyp_desc, desc, desc->struct_len);
+
+	if (!is_protected_kvm_enabled()) {
+		ret = kvm_share_hyp(hyp_trace.hyp_desc, hyp_trace.hyp_desc + hyp_size);
+		if (ret)
+			goto free_hyp_desc;
+	}
+
+	hyp_trace_sync_clock();
+	ret = kvm_call_hyp_nvhe(__pkvm_load_tracing, (unsigned long)hyp_trace.hyp_desc, hyp_size);
+	if (ret) {
+		if (!is_protected_kvm_enabled())
+			kvm_unshare_hyp(hyp_trace.hyp_desc, hyp_trace.hyp_desc + hyp_size);
+		goto free_hyp_desc;
+	}
+	schedule_delayed_work(&hyp_trace.clock_work, HYP_TRACE_CLOCK_SYNC);
+	return desc;
+
+free_hyp_desc:
+	free_pages_exact(hyp_trace.hyp_desc, hyp_size);
+	hyp_trace.hyp_desc = NULL;
+unshare:
+	hyp_trace_unshare(desc);
+free_desc:
+	trace_remote_free_buffer(desc);
+	return ERR_PTR(ret);
+}
+
+static int hyp_trace_enable_tracing(bool enable, void *priv)
+{
+	return kvm_call_hyp_nvhe(__pkvm_enable_tracing, enable);
+}
+
+static int hyp_trace_swap_reader_page(unsigned int cpu, void *priv)
+{
+	return kvm_call_hyp_nvhe(__pkvm_swap_reader_tracing, cpu);
+}
+
+static int hyp_trace_reset(unsigned int cpu, void *priv)
+{
+	return kvm_call_hyp_nvhe(__pkvm_reset_tracing, cpu);
+}
+
+static int hyp_trace_enable_event(unsigned short id, bool enable, void *priv)
+{
+	return kvm_call_hyp_nvhe(__pkvm_enable_event, id, enable);
+}
+
+static ssize_t write_event_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				 loff_t *ppos)
+{
+	u64 id;
+	int ret;
+
+	ret = kstrtou64_from_user(ubuf, cnt, 10, &id);
+	if (ret)
+		return ret;
+
+	/* The hypervisor writes on the CPU that calls it: stay on this one. */
+	preempt_disable();
+	ret = kvm_call_hyp_nvhe(__pkvm_write_event, id);
+	preempt_enable();
+	return ret ?: cnt;
+}
+
+static const struct file_operations write_event_fops = {
+	.write	= write_event_write,
+};
+
+static int hyp_trace_init_files(struct dentry *d, void *priv)
+{
+	return trace_remote_create_file("write_event", 0200, d, NULL, &write_event_fops) ?
+	       0 : -ENOMEM;
+}
+
+static const struct trace_remote_callbacks hyp_trace_cbs = {
+	.init			= hyp_trace_init_files,
+	.load_trace_buffer	= hyp_trace_load,
+	.unload_trace_buffer	= hyp_trace_unload,
+	.enable_tracing		= hyp_trace_enable_tracing,
+	.swap_reader_page	= hyp_trace_swap_reader_page,
+	.reset			= hyp_trace_reset,
+	.enable_event		= hyp_trace_enable_event,
+};
+
+static int __init hyp_trace_init(void)
+{
+	if (!is_kvm_arm_initialised() || is_kernel_in_hyp_mode())
+		return 0;
+
+	INIT_DELAYED_WORK(&hyp_trace.clock_work, hyp_trace_clock_work);
+	return trace_remote_register("hypervisor", &hyp_trace_cbs, NULL, hyp_events,
+				     ARRAY_SIZE(hyp_events));
+}
+late_initcall(hyp_trace_init);
