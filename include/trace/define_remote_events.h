@@ -35,19 +35,25 @@
 
 #define REMOTE_EVENT_INCLUDE(__file) __stringify(__file)
 
+/*
+ * RE_STRUCT() keeps its fields in parentheses so that they go through other
+ * macros (HYP_EVENT, for one) as a single argument; __RE_UNPAREN drops them.
+ */
+#define __RE_UNPAREN(__fields...)	__fields
+
 /* 1. The records. */
 #undef REMOTE_EVENT
 #undef RE_STRUCT
 #undef re_field
 #undef RE_PRINTK
 #define re_field(__type, __name)	__type __name;
-#define RE_STRUCT(__fields...)		__fields
+#define RE_STRUCT(__fields...)		(__fields)
 #define RE_PRINTK(__fmt, __args...)
 #define REMOTE_EVENT(__name, __id, __struct, __printk)		\
 	enum { remote_event_id_##__name = __id };			\
 	struct remote_event_format_##__name {				\
 		struct remote_event_hdr	hdr;				\
-		__struct						\
+		__RE_UNPAREN __struct					\
 	};
 #include REMOTE_EVENT_INCLUDE(REMOTE_EVENT_INCLUDE_FILE)
 
@@ -74,17 +80,35 @@
 	remote_event_fields_##__name(unsigned int *nr)			\
 	{								\
 		typedef struct remote_event_format_##__name __re_struct; \
-		static const struct remote_event_field fields[] = { __struct }; \
+		static const struct remote_event_field fields[] = { __RE_UNPAREN __struct }; \
 									\
 		*nr = ARRAY_SIZE(fields);				\
 		return fields;						\
 	}
 #include REMOTE_EVENT_INCLUDE(REMOTE_EVENT_INCLUDE_FILE)
 
-/* 3. The printers. */
+/*
+ * 3. The printers. __print_symbolic(value, { n, "name" }...) prints the name
+ * of a value, and reads the same in the print format for tools.
+ */
 #undef re_field
 #undef RE_PRINTK
 #undef REMOTE_EVENT
+#undef __print_symbolic
+#define __print_symbolic(__val, __syms...)				\
+({									\
+	static const struct { unsigned long v; const char *n; } __s[] = { __syms }; \
+	const char *__name = "?";					\
+	unsigned int __i;						\
+									\
+	for (__i = 0; __i < ARRAY_SIZE(__s); __i++) {			\
+		if (__s[__i].v == (__val)) {				\
+			__name = __s[__i].n;				\
+			break;						\
+		}							\
+	}								\
+	__name;								\
+})
 #define re_field(__type, __name)
 #define RE_PRINTK(__fmt, __args...)	trace_seq_printf(__seq, __fmt, ##__args)
 #define REMOTE_EVENT(__name, __id, __struct, __printk)		\
@@ -94,6 +118,8 @@
 		__printk;						\
 	}
 #include REMOTE_EVENT_INCLUDE(REMOTE_EVENT_INCLUDE_FILE)
+
+#undef __print_symbolic
 
 /* 4. The events, as the array REMOTE_EVENT_ARRAY (default: remote_events). */
 #ifndef REMOTE_EVENT_ARRAY
@@ -124,3 +150,4 @@ static struct remote_event REMOTE_EVENT_ARRAY[] = {
 #undef re_field
 #undef RE_PRINTK
 #undef REMOTE_EVENT_INCLUDE
+#undef __RE_UNPAREN

@@ -17,9 +17,13 @@
 #include <asm/arch_timer.h>
 #include <asm/kvm_mmu.h>
 
+#include <asm/kvm_hyptrace.h>
+
 #define REMOTE_EVENT_INCLUDE_FILE asm/kvm_hypevents.h
 #define REMOTE_EVENT_ARRAY hyp_events
+#define HYP_EVENT HYP_EVENT_AS_REMOTE_EVENT
 #include <trace/define_remote_events.h>
+#undef HYP_EVENT
 
 /* How often the hypervisor's clock is put back on the boot clock. */
 #define HYP_TRACE_CLOCK_SYNC	(HZ)

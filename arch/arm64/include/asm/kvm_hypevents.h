@@ -1,12 +1,84 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Events of the nVHE/pKVM hypervisor, shown in remotes/hypervisor/.
- * No include guard: see include/trace/define_remote_events.h
+ * No include guard: included once per pass, see asm/kvm_hyptrace.h.
+ * Ids follow the order of the definitions, from 1, on both sides.
  */
 
-REMOTE_EVENT(selftest, 1,
-	RE_STRUCT(
-		re_field(u64, id)
+HYP_EVENT(hyp_enter,
+	HE_PROTO(u8 reason, int vcpu),
+	HE_STRUCT(
+		he_field(u8, reason)
+		he_field(int, vcpu)
 	),
-	RE_PRINTK("id=%llu", __entry->id)
+	HE_ASSIGN(
+		__entry->reason = reason;
+		__entry->vcpu = vcpu;
+	),
+	HE_PRINTK("reason=%s vcpu=%d", __print_symbolic(__entry->reason, HYP_REASONS),
+		  __entry->vcpu)
+)
+
+HYP_EVENT(hyp_exit,
+	HE_PROTO(u8 reason, int vcpu),
+	HE_STRUCT(
+		he_field(u8, reason)
+		he_field(int, vcpu)
+	),
+	HE_ASSIGN(
+		__entry->reason = reason;
+		__entry->vcpu = vcpu;
+	),
+	HE_PRINTK("reason=%s vcpu=%d", __print_symbolic(__entry->reason, HYP_REASONS),
+		  __entry->vcpu)
+)
+
+HYP_EVENT(host_hcall,
+	HE_PROTO(u64 id, u8 invalid),
+	HE_STRUCT(
+		he_field(u64, id)
+		he_field(u8, invalid)
+	),
+	HE_ASSIGN(
+		__entry->id = id;
+		__entry->invalid = invalid;
+	),
+	HE_PRINTK("id=%llu invalid=%u", __entry->id, __entry->invalid)
+)
+
+HYP_EVENT(host_smc,
+	HE_PROTO(u64 id, u8 forwarded),
+	HE_STRUCT(
+		he_field(u64, id)
+		he_field(u8, forwarded)
+	),
+	HE_ASSIGN(
+		__entry->id = id;
+		__entry->forwarded = forwarded;
+	),
+	HE_PRINTK("id=0x%llx forwarded=%u", __entry->id, __entry->forwarded)
+)
+
+HYP_EVENT(host_mem_abort,
+	HE_PROTO(u64 esr, u64 addr),
+	HE_STRUCT(
+		he_field(u64, esr)
+		he_field(u64, addr)
+	),
+	HE_ASSIGN(
+		__entry->esr = esr;
+		__entry->addr = addr;
+	),
+	HE_PRINTK("esr=0x%llx addr=0x%llx", __entry->esr, __entry->addr)
+)
+
+HYP_EVENT(selftest,
+	HE_PROTO(u64 id),
+	HE_STRUCT(
+		he_field(u64, id)
+	),
+	HE_ASSIGN(
+		__entry->id = id;
+	),
+	HE_PRINTK("id=%llu", __entry->id)
 )

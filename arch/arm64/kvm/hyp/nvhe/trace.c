@@ -20,19 +20,13 @@
 #include <nvhe/spinlock.h>
 #include <nvhe/trace.h>
 
-#define REMOTE_EVENT_INCLUDE_FILE asm/kvm_hypevents.h
-#define REMOTE_EVENT_FORMAT_ONLY
-#include <trace/define_remote_events.h>
-
-#define HYP_NR_EVENTS	64
-
 static DEFINE_PER_CPU(struct simple_rb_per_cpu, trace_rb);
 static DEFINE_HYP_SPINLOCK(trace_lock);	/* load, unload, swap, reset, clock */
 
 /* The donated (protected) or shared (nVHE) descriptor, while loaded. */
 static struct trace_buffer_desc *trace_desc;
 static size_t trace_desc_size;
-static bool trace_events[HYP_NR_EVENTS];
+bool hyp_trace_events[HYP_NR_EVENTS];
 
 /* ns = epoch_ns + ((cycles - epoch_cyc) * mult) >> shift */
 static struct {
@@ -297,23 +291,22 @@ int __pkvm_enable_event(unsigned short id, bool enable)
 {
 	if (!id || id >= HYP_NR_EVENTS)
 		return -EINVAL;
-	WRITE_ONCE(trace_events[id], enable);
+	WRITE_ONCE(hyp_trace_events[id], enable);
 	return 0;
+}
+
+void *hyp_trace_reserve(unsigned long length)
+{
+	return simple_ring_buffer_reserve(this_cpu_ptr(&trace_rb), length, trace_clock_ns());
+}
+
+void hyp_trace_commit(void)
+{
+	simple_ring_buffer_commit(this_cpu_ptr(&trace_rb));
 }
 
 int __pkvm_write_event(u64 id)
 {
-	struct remote_event_format_selftest *rec;
-	struct simple_rb_per_cpu *cpu_buffer = this_cpu_ptr(&trace_rb);
-
-	if (!READ_ONCE(trace_events[remote_event_id_selftest]))
-		return 0;
-
-	rec = simple_ring_buffer_reserve(cpu_buffer, sizeof(*rec), trace_clock_ns());
-	if (!rec)
-		return 0;
-	rec->hdr.id = remote_event_id_selftest;
-	rec->id = id;
-	simple_ring_buffer_commit(cpu_buffer);
+	trace_selftest(id);
 	return 0;
 }

@@ -3,6 +3,7 @@
 #define __ARM64_KVM_HYP_NVHE_TRACE_H
 
 #include <linux/types.h>
+#include <asm/kvm_hyptrace.h>
 
 int __pkvm_load_tracing(unsigned long desc_hva, size_t desc_size);
 void __pkvm_unload_tracing(void);
@@ -12,5 +13,46 @@ int __pkvm_reset_tracing(unsigned int cpu);
 void __pkvm_update_clock_tracing(u32 mult, u32 shift, u64 epoch_ns, u64 epoch_cyc);
 int __pkvm_enable_event(unsigned short id, bool enable);
 int __pkvm_write_event(u64 id);
+
+#ifdef CONFIG_NVHE_EL2_TRACING
+
+/* The records: struct remote_event_format_<name>. */
+#define REMOTE_EVENT_INCLUDE_FILE asm/kvm_hypevents.h
+#define REMOTE_EVENT_FORMAT_ONLY
+#define HYP_EVENT HYP_EVENT_AS_REMOTE_EVENT
+#include <trace/define_remote_events.h>
+#undef HYP_EVENT
+#undef REMOTE_EVENT_FORMAT_ONLY
+#undef REMOTE_EVENT_INCLUDE_FILE
+
+extern bool hyp_trace_events[HYP_NR_EVENTS];
+void *hyp_trace_reserve(unsigned long length);
+void hyp_trace_commit(void);
+
+/* trace_<name>(): one load and a branch while the event is off. */
+#define HYP_EVENT(__name, __proto, __struct, __assign, __printk)	\
+static __always_inline void trace_##__name(__proto)			\
+{									\
+	struct remote_event_format_##__name *__entry;			\
+									\
+	if (!READ_ONCE(hyp_trace_events[hyp_event_id_##__name]))	\
+		return;							\
+	__entry = hyp_trace_reserve(sizeof(*__entry));			\
+	if (!__entry)							\
+		return;							\
+	__entry->hdr.id = hyp_event_id_##__name;			\
+	__assign							\
+	hyp_trace_commit();						\
+}
+
+#else
+
+#define HYP_EVENT(__name, __proto, __struct, __assign, __printk)	\
+static __always_inline void trace_##__name(__proto) { }
+
+#endif /* CONFIG_NVHE_EL2_TRACING */
+
+#include <asm/kvm_hypevents.h>
+#undef HYP_EVENT
 
 #endif /* __ARM64_KVM_HYP_NVHE_TRACE_H */
