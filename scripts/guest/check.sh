@@ -34,7 +34,10 @@ if want kvm-mode; then
 fi
 
 # 2. ftracetest, one test file at a time so each result has a stable name.
-tests=$(grep -v -e '^#' -e '^[[:space:]]*$' "$LIST" | while read -r t; do
+lists=$LIST
+[ -f "/usr/share/guest/smoke-$MODE.list" ] && lists="$lists /usr/share/guest/smoke-$MODE.list"
+# shellcheck disable=SC2086
+tests=$(cat $lists | grep -v -e '^#' -e '^[[:space:]]*$' | while read -r t; do
 	if [ -d "$FTRACE/$t" ]; then
 		ls "$FTRACE/$t"/*.tc 2>/dev/null | sed "s|^$FTRACE/||"
 	elif [ -f "$FTRACE/$t" ]; then

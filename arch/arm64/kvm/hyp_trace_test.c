@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hostile-host test of hypervisor tracing: hand the hypervisor crafted
+ * buffer descriptors and check that it refuses each one, gives the memory
+ * back, and keeps running. Protected mode only: in plain nVHE mode the host
+ * is trusted.
+ *
+ *   cat /sys/kernel/debug/kvm/hyp_trace_hostile
+ *
+ * prints one line per case, "ok" or "FAIL". The buffer of
+ * remotes/hypervisor must be unloaded.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/kvm_host.h>
+#include <linux/seq_file.h>
+#include <linux/simple_ring_buffer.h>
+#include <linux/vmalloc.h>
+
+#include <asm/kvm_mmu.h>
+#include <asm/sections.h>
+
+#define NR_TEST_PAGES	8	/* 2 CPUs x (meta + 3 data pages) */
+
+struct hostile {
+	void			*area;		/* handed to the hypervisor */
+	void			*area2;		/* while it holds @area */
+	unsigned long		pages[NR_TEST_PAGES];
+	unsigned long		unshared;
+};
+
+static struct ring_buffer_desc *hostile_rbdesc(struct trace_buffer_desc *desc, int i)
+{
+	return (struct ring_buffer_desc *)(desc->__data + i * ring_buffer_desc_size(3));
+}
+
+/* A valid descriptor: @nr_cpus CPUs from 0, meta page + 3 data pages each. */
+static void hostile_valid(struct hostile *h, int nr_cpus)
+{
+	struct trace_buffer_desc *desc = h->area;
+	struct ring_buffer_desc *rbdesc;
+	int i, p;
+
+	memset(h->area, 0, PAGE_SIZE);
+	desc->nr_cpus = nr_cpus;
+	desc->struct_len = sizeof(*desc) + nr_cpus * ring_buffer_desc_size(3);
+	for (i = 0; i < nr_cpus; i++) {
+		rbdesc = hostile_rbdesc(desc, i);
+		rbdesc->cpu = i;
+		rbdesc->nr_page_va = 3;
+		rbdesc->meta_va = h->pages[i * 4];
+		for (p = 0; p < 3; p++)
+			rbdesc->page_va[p] = h->pages[i * 4 + 1 + p];
+	}
+}
+
+static int hostile_load(void *area, size_t size)
+{
+	return kvm_call_hyp_nvhe(__pkvm_load_tracing, (unsigned long)area, size);
+}
+
+/* Load what @h->area holds; it must be refused and the memory given back. */
+static void hostile_case(struct seq_file *m, struct hostile *h, const char *name,
+			 void *area, size_t size)
+{
+	int ret = hostile_load(area, size);
+
+	if (!ret) {
+		kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+		seq_printf(m, "FAIL %s: accepted\n", name);
+		return;
+	}
+	/* Faults (and fails the test loudly) if the hypervisor kept it. */
+	memset(h->area, 0, PAGE_SIZE);
+	seq_printf(m, "ok %s: refused (%d)\n", name, ret);
+}
+
+static int hostile_show(struct seq_file *m, void *v)
+{
+	struct trace_buffer_desc *desc;
+	struct ring_buffer_desc *rbdesc;
+	struct hostile h = {};
+	void *vmalloc_area;
+	int i, ret = 0;
+
+	if (!is_protected_kvm_enabled()) {
+		seq_puts(m, "FAIL: not in protected mode\n");
+		return 0;
+	}
+
+	h.area = (void *)get_zeroed_page(GFP_KERNEL);
+	h.area2 = (void *)get_zeroed_page(GFP_KERNEL);
+	h.unshared = get_zeroed_page(GFP_KERNEL);
+	vmalloc_area = vzalloc(PAGE_SIZE);
+	for (i = 0; i < NR_TEST_PAGES; i++) {
+		h.pages[i] = get_zeroed_page(GFP_KERNEL);
+		if (!h.pages[i] || kvm_share_hyp((void *)h.pages[i], (void *)h.pages[i] + PAGE_SIZE))
+			ret = -ENOMEM;
+	}
+	if (ret || !h.area || !h.area2 || !h.unshared || !vmalloc_area) {
+		seq_puts(m, "FAIL: out of memory\n");
+		goto out;
+	}
+	desc = h.area;
+	rbdesc = hostile_rbdesc(desc, 0);
+
+	/* A valid descriptor loads: the refusals below are not just EBUSY. */
+	hostile_valid(&h, 2);
+	ret = hostile_load(h.area, PAGE_SIZE);
+	if (ret) {
+		seq_printf(m, "FAIL valid descriptor refused (%d): is remotes/hypervisor loaded?\n",
+			   ret);
+		goto out;
+	}
+	seq_puts(m, "ok valid descriptor: loaded\n");
+	/* h.area is the hypervisor's now: a second load from another area. */
+	ret = hostile_load(h.area2, PAGE_SIZE);
+	if (ret != -EBUSY)
+		seq_printf(m, "FAIL second load: %d, expected -EBUSY\n", ret);
+	else
+		seq_puts(m, "ok second load: refused (-EBUSY)\n");
+	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+	memset(h.area, 0, PAGE_SIZE);	/* given back at unload */
+
+	hostile_valid(&h, 1);
+	hostile_case(m, &h, "size not page aligned", h.area, PAGE_SIZE - 8);
+	hostile_valid(&h, 1);
+	hostile_case(m, &h, "size zero", h.area, 0);
+	hostile_valid(&h, 1);
+	hostile_case(m, &h, "size beyond the area", h.area, 1UL << 40);
+	hostile_valid(&h, 1);
+	hostile_case(m, &h, "area not page aligned", h.area + 8, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	hostile_case(m, &h, "area not in the linear map", vmalloc_area, PAGE_SIZE);
+
+	hostile_valid(&h, 1);
+	desc->struct_len = 2 * PAGE_SIZE;
+	hostile_case(m, &h, "struct_len beyond the size", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	desc->struct_len = 4;
+	hostile_case(m, &h, "struct_len too small", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	desc->nr_cpus = -1;
+	hostile_case(m, &h, "nr_cpus negative", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	desc->nr_cpus = 1 << 30;
+	hostile_case(m, &h, "nr_cpus huge", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	desc->nr_cpus = 2;
+	hostile_case(m, &h, "nr_cpus beyond struct_len", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	rbdesc->nr_page_va = UINT_MAX;
+	hostile_case(m, &h, "nr_page_va overflowing", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	rbdesc->nr_page_va = 2;
+	hostile_case(m, &h, "nr_page_va below 3", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	rbdesc->cpu = 4096;
+	hostile_case(m, &h, "cpu out of range", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	rbdesc->cpu = -1;
+	hostile_case(m, &h, "cpu negative", h.area, PAGE_SIZE);
+	hostile_valid(&h, 2);
+	hostile_rbdesc(desc, 1)->cpu = 0;
+	hostile_case(m, &h, "cpu listed twice", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	rbdesc->page_va[2] = h.unshared;
+	hostile_case(m, &h, "page not shared", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	rbdesc->page_va[1] = (unsigned long)lm_alias(__hyp_text_start);
+	hostile_case(m, &h, "hypervisor page", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	rbdesc->page_va[1] = (unsigned long)h.area;
+	hostile_case(m, &h, "the descriptor as a page", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	rbdesc->page_va[2] = rbdesc->page_va[1];
+	hostile_case(m, &h, "page listed twice", h.area, PAGE_SIZE);
+	hostile_valid(&h, 2);
+	hostile_rbdesc(desc, 1)->page_va[0] = rbdesc->page_va[0];
+	hostile_case(m, &h, "page listed on two CPUs", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	rbdesc->meta_va = rbdesc->page_va[0];
+	hostile_case(m, &h, "meta page is a data page", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	rbdesc->page_va[1] += 8;
+	hostile_case(m, &h, "page not aligned", h.area, PAGE_SIZE);
+
+	/* Still alive, and still able to load after all that. */
+	hostile_valid(&h, 2);
+	ret = hostile_load(h.area, PAGE_SIZE);
+	if (ret) {
+		seq_printf(m, "FAIL valid descriptor refused after the attacks (%d)\n", ret);
+	} else {
+		kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+		seq_puts(m, "ok valid descriptor after the attacks: loaded\n");
+	}
+
+out:
+	for (i = 0; i < NR_TEST_PAGES; i++) {
+		if (h.pages[i]) {
+			kvm_unshare_hyp((void *)h.pages[i], (void *)h.pages[i] + PAGE_SIZE);
+			free_page(h.pages[i]);
+		}
+	}
+	vfree(vmalloc_area);
+	free_page(h.unshared);
+	free_page((unsigned long)h.area2);
+	free_page((unsigned long)h.area);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(hostile);
+
+static int __init hyp_trace_test_init(void)
+{
+	struct dentry *kvm;
+
+	if (!is_kvm_arm_initialised() || !is_protected_kvm_enabled())
+		return 0;
+
+	kvm = debugfs_lookup("kvm", NULL);
+	debugfs_create_file("hyp_trace_hostile", 0400, kvm, NULL, &hostile_fops);
+	dput(kvm);
+	return 0;
+}
+late_initcall(hyp_trace_test_init);
