@@ -79,6 +79,10 @@ if [ -f "$MANIFEST" ]; then
 		if [ -e "$STAGE/tree/$f" ] && cmp -s "$SRC/$f" "$STAGE/tree/$f"; then
 			continue
 		fi
+		# No longer managed, and already back to the base version.
+		if [ ! -e "$STAGE/tree/$f" ] && [ -e "$BASE/$f" ] && cmp -s "$SRC/$f" "$BASE/$f"; then
+			continue
+		fi
 		die "$SRC/$f was edited by hand. Save it to the repo first
   (added file: copy it to ./$f; existing file: make refresh P=<patch>), or
   restore it with: rm $SRC/$f"
