@@ -65,7 +65,10 @@ for f in $files; do
 	[ -e "$b" ] || b=/dev/null
 	a=$SRC/$f
 	[ -e "$a" ] || a=/dev/null
-	diff -u --label "a/$f" --label "b/$f" "$b" "$a" >> "$tmp/diff" || true
+	if ! cmp -s "$b" "$a"; then
+		echo "diff --git a/$f b/$f" >> "$tmp/diff"
+		diff -u --label "a/$f" --label "b/$f" "$b" "$a" >> "$tmp/diff" || true
+	fi
 done
 [ -s "$tmp/diff" ] || die "no change in $files"
 cat "$tmp/header" "$tmp/diff" > "patches/$name"

@@ -108,8 +108,8 @@ static int hostile_show(struct seq_file *m, void *v)
 	hostile_valid(&h, 2);
 	ret = hostile_load(h.area, PAGE_SIZE);
 	if (ret) {
-		seq_printf(m, "FAIL valid descriptor refused (%d): is remotes/hypervisor loaded?\n",
-			   ret);
+		seq_printf(m, "FAIL valid descriptor refused (%d): %s\n", ret,
+			   "is remotes/hypervisor loaded?");
 		goto out;
 	}
 	seq_puts(m, "ok valid descriptor: loaded\n");

@@ -43,6 +43,7 @@ static u64 trace_clock_ns(void)
 	u32 seq, mult, shift;
 
 	do {
+		/* Acquire: pairs with the release of the even sequence. */
 		seq = smp_load_acquire(&hyp_clock.seq);
 		mult = READ_ONCE(hyp_clock.mult);
 		shift = READ_ONCE(hyp_clock.shift);
