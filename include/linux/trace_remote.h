@@ -8,18 +8,14 @@
 #define _LINUX_TRACE_REMOTE_H
 
 #include <linux/cpumask.h>
-#include <linux/fs.h>
 #include <linux/ring_buffer_types.h>
 #include <linux/trace_remote_event.h>
 #include <linux/types.h>
 
-struct dentry;
 struct module;
 
 /**
  * struct trace_remote_callbacks - What a remote does for trace_remote
- * @init:		Optional. Called once at registration with the remote's
- *			tracefs directory, to add files of its own.
  * @load_trace_buffer:	Allocate (trace_remote_alloc_buffer()) and hand the
  *			writer a buffer of @size bytes per CPU; return its
  *			descriptor or an ERR_PTR().
@@ -30,15 +26,17 @@ struct module;
  *			with a spinlock held: must not sleep.
  * @reset:		Drop everything the writer holds for @cpu.
  * @enable_event:	Start or stop writing the event @id.
+ * @write_event:	Optional. Write the remote's "selftest" event with @id on
+ *			the calling CPU; gives the remote a write_event file.
  */
 struct trace_remote_callbacks {
-	int	(*init)(struct dentry *d, void *priv);
 	struct trace_buffer_desc *(*load_trace_buffer)(unsigned long size, void *priv);
 	void	(*unload_trace_buffer)(struct trace_buffer_desc *desc, void *priv);
 	int	(*enable_tracing)(bool enable, void *priv);
 	int	(*swap_reader_page)(unsigned int cpu, void *priv);
 	int	(*reset)(unsigned int cpu, void *priv);
 	int	(*enable_event)(unsigned short id, bool enable, void *priv);
+	int	(*write_event)(u64 id, void *priv);
 };
 
 int __trace_remote_register(struct module *owner, const char *name,
@@ -47,9 +45,6 @@ int __trace_remote_register(struct module *owner, const char *name,
 #define trace_remote_register(name, cbs, priv, events, nr_events)		\
 	__trace_remote_register(THIS_MODULE, name, cbs, priv, events, nr_events)
 void trace_remote_unregister(const char *name);
-
-struct dentry *trace_remote_create_file(const char *name, umode_t mode, struct dentry *parent,
-					void *data, const struct file_operations *fops);
 
 struct trace_buffer_desc *trace_remote_alloc_buffer(unsigned long size,
 						    const struct cpumask *cpumask);

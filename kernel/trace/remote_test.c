@@ -18,7 +18,6 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/trace_remote.h>
-#include <linux/uaccess.h>
 
 #define REMOTE_EVENT_INCLUDE_FILE remote_test_events.h
 #define REMOTE_EVENT_ARRAY remote_test_events
@@ -161,39 +160,21 @@ static void remote_test_write(u64 id)
 	local_irq_restore(flags);
 }
 
-static ssize_t write_event_write(struct file *filp, const char __user *ubuf, size_t cnt,
-				 loff_t *ppos)
+static int remote_test_write_event(u64 id, void *priv)
 {
-	u64 id;
-	int ret;
-
-	ret = kstrtou64_from_user(ubuf, cnt, 10, &id);
-	if (ret)
-		return ret;
-
 	guard(mutex)(&remote_test_lock);
 	remote_test_write(id);
-	return cnt;
-}
-
-static const struct file_operations write_event_fops = {
-	.write	= write_event_write,
-};
-
-static int remote_test_init(struct dentry *d, void *priv)
-{
-	return trace_remote_create_file("write_event", 0200, d, NULL, &write_event_fops) ?
-	       0 : -ENOMEM;
+	return 0;
 }
 
 static const struct trace_remote_callbacks remote_test_cbs = {
-	.init			= remote_test_init,
 	.load_trace_buffer	= remote_test_load,
 	.unload_trace_buffer	= remote_test_unload,
 	.enable_tracing		= remote_test_enable_tracing,
 	.swap_reader_page	= remote_test_swap_reader_page,
 	.reset			= remote_test_reset,
 	.enable_event		= remote_test_enable_event,
+	.write_event		= remote_test_write_event,
 };
 
 static int __init remote_test_module_init(void)

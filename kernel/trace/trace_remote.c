@@ -764,6 +764,25 @@ static const struct file_operations available_events_fops = {
 	.release	= single_release,
 };
 
+/* write_event: the remote writes its selftest event on the calling CPU. */
+static ssize_t write_event_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				 loff_t *ppos)
+{
+	struct trace_remote *remote = trace_remote_of(filp);
+	u64 id;
+	int ret;
+
+	ret = kstrtou64_from_user(ubuf, cnt, 10, &id);
+	if (ret)
+		return ret;
+	ret = remote->cbs->write_event(id, remote->priv);
+	return ret ?: cnt;
+}
+
+static const struct file_operations write_event_fops = {
+	.write	= write_event_write,
+};
+
 static const struct file_operations trace_clock_fops = {
 	.read	= trace_clock_read,
 	.llseek	= default_llseek,
@@ -1013,6 +1032,8 @@ static int trace_remote_create_files(struct trace_remote *remote)
 	tracefs_create_file("trace_clock", 0444, remote->dentry, all, &trace_clock_fops);
 	tracefs_create_file("available_events", 0444, remote->dentry, all,
 			    &available_events_fops);
+	if (remote->cbs->write_event)
+		tracefs_create_file("write_event", 0200, remote->dentry, all, &write_event_fops);
 	tracefs_create_file("trace", 0644, remote->dentry, all, &trace_remote_trace_fops);
 	tracefs_create_file("trace_pipe", 0444, remote->dentry, all, &trace_remote_pipe_fops);
 
@@ -1064,7 +1085,7 @@ static void trace_remote_free(struct trace_remote *remote)
  * @nr_events:	Number of @events.
  *
  * Return: 0, -EINVAL for a bad name or event list, -EEXIST if @name is taken,
- * -ENODEV without tracefs, -ENOMEM, or the error of @cbs->init.
+ * -ENODEV without tracefs, or -ENOMEM.
  */
 int __trace_remote_register(struct module *owner, const char *name,
 			    const struct trace_remote_callbacks *cbs, void *priv,
@@ -1137,8 +1158,6 @@ int __trace_remote_register(struct module *owner, const char *name,
 		goto fail;
 	}
 	ret = trace_remote_create_files(remote);
-	if (!ret && cbs->init)
-		ret = cbs->init(remote->dentry, priv);
 	if (ret) {
 		tracefs_remove(remote->dentry);
 		goto fail;
@@ -1186,26 +1205,6 @@ void trace_remote_unregister(const char *name)
 	trace_remote_free(remote);
 }
 EXPORT_SYMBOL_GPL(trace_remote_unregister);
-
-/**
- * trace_remote_create_file() - Add a file of the remote's own
- * @name:	File name.
- * @mode:	Permissions.
- * @parent:	The directory given to the init callback.
- * @data:	The file's inode->i_private.
- * @fops:	Its file operations.
- *
- * For the init callback of remotes built as modules, which cannot call
- * tracefs directly.
- *
- * Return: the dentry, or NULL on failure.
- */
-struct dentry *trace_remote_create_file(const char *name, umode_t mode, struct dentry *parent,
-					void *data, const struct file_operations *fops)
-{
-	return tracefs_create_file(name, mode, parent, data, fops);
-}
-EXPORT_SYMBOL_GPL(trace_remote_create_file);
 
 /**
  * trace_remote_alloc_buffer() - Allocate the pages of a remote buffer

@@ -177,41 +177,25 @@ static int hyp_trace_enable_event(unsigned short id, bool enable, void *priv)
 	return kvm_call_hyp_nvhe(__pkvm_enable_event, id, enable);
 }
 
-static ssize_t write_event_write(struct file *filp, const char __user *ubuf, size_t cnt,
-				 loff_t *ppos)
+static int hyp_trace_write_event(u64 id, void *priv)
 {
-	u64 id;
 	int ret;
-
-	ret = kstrtou64_from_user(ubuf, cnt, 10, &id);
-	if (ret)
-		return ret;
 
 	/* The hypervisor writes on the CPU that calls it: stay on this one. */
 	preempt_disable();
 	ret = kvm_call_hyp_nvhe(__pkvm_write_event, id);
 	preempt_enable();
-	return ret ?: cnt;
-}
-
-static const struct file_operations write_event_fops = {
-	.write	= write_event_write,
-};
-
-static int hyp_trace_init_files(struct dentry *d, void *priv)
-{
-	return trace_remote_create_file("write_event", 0200, d, NULL, &write_event_fops) ?
-	       0 : -ENOMEM;
+	return ret;
 }
 
 static const struct trace_remote_callbacks hyp_trace_cbs = {
-	.init			= hyp_trace_init_files,
 	.load_trace_buffer	= hyp_trace_load,
 	.unload_trace_buffer	= hyp_trace_unload,
 	.enable_tracing		= hyp_trace_enable_tracing,
 	.swap_reader_page	= hyp_trace_swap_reader_page,
 	.reset			= hyp_trace_reset,
 	.enable_event		= hyp_trace_enable_event,
+	.write_event		= hyp_trace_write_event,
 };
 
 static int __init hyp_trace_init(void)
