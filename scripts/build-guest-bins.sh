@@ -7,7 +7,7 @@ set -eu
 out=$OBJ/guest-bin
 mkdir -p "$out"
 CC=${CROSS_COMPILE:-aarch64-linux-gnu-}gcc
-CFLAGS="-static -O2 -Wall -Wextra -Werror"
+CFLAGS="-static -O2 -Wall -Wextra -Werror -pthread"
 
 while read -r prog srcs; do
 	[ -n "$prog" ] || continue
@@ -23,4 +23,5 @@ while read -r prog srcs; do
 	fi
 done <<'LIST'
 remote_reader tools/testing/selftests/ftrace/remote_reader.c
+hyp_workload tools/tracing/hyp_workload.c
 LIST

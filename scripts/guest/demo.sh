@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # What "make run" shows before the shell: the KVM mode, then the hypervisor
-# tracing its host traps (hyp_enter/hyp_exit, host_hcall, host_smc,
-# host_mem_abort) around a few selftest events.
+# tracing a small KVM guest (hyp_workload: 2 vCPUs making HVC, system
+# register, WFI and MMIO exits) and its own host traps.
 echo "== $(uname -r) on $(nproc) CPUs"
 dmesg | grep -i 'kvm.*mode initialized' || echo "KVM did not initialize"
 hyp=/sys/kernel/tracing/remotes/hypervisor
@@ -15,11 +15,16 @@ echo 0 > tracing_on
 echo 0 > trace
 echo 1 > events/enable
 echo 1 > tracing_on
-for i in 1 2 3; do
-	echo $i > write_event
-done
+echo "== hyp_workload -v 2 -r 2 -c 2 -s 1 -w 1"
+hyp_workload -v 2 -r 2 -c 2 -s 1 -w 1
+echo 1 > write_event
 echo 0 > tracing_on
-echo "== cat $hyp/trace (last 24 lines)"
-tail -n 24 trace
+echo "== guest exits the hypervisor saw, per vCPU and exception class"
+grep ': vcpu_exit ' trace | sed 's/.*vcpu_exit \(vcpu=[0-9]*\) code=\([a-z_0-9]*\) ec=\([a-z_0-9]*\).*/\1 \2 \3/' |
+	sort | uniq -c
+echo "== cat $hyp/trace (one vCPU run, then the last lines)"
+grep -m 1 -B 2 -A 6 ': vcpu_exit vcpu=1 code=trap ec=hvc64' trace
+echo ...
+tail -n 12 trace
 echo "== events: $(cat available_events | tr '\n' ' ')"
 echo "== tracing is off; try: echo 1 > $hyp/tracing_on; cat $hyp/trace_pipe"

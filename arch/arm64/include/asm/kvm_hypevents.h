@@ -82,3 +82,21 @@ HYP_EVENT(selftest,
 	),
 	HE_PRINTK("id=%llu", __entry->id)
 )
+
+HYP_EVENT(vcpu_exit,
+	HE_PROTO(int vcpu, u32 code, u64 esr),
+	HE_STRUCT(
+		he_field(int, vcpu)
+		he_field(u32, code)
+		he_field(u64, esr)
+	),
+	HE_ASSIGN(
+		__entry->vcpu = vcpu;
+		__entry->code = code;
+		__entry->esr = esr;
+	),
+	HE_PRINTK("vcpu=%d code=%s ec=%s esr=0x%llx", __entry->vcpu,
+		  __print_symbolic(__entry->code, HYP_EXIT_CODES),
+		  __print_symbolic((__entry->esr >> 26) & 0x3f, HYP_EXIT_CLASSES),
+		  __entry->esr)
+)

@@ -27,6 +27,17 @@ enum hyp_reason {
 	{ 1, "hvc" }, { 2, "smc" }, { 3, "host_abort" }, { 4, "guest_exit" }, \
 	{ 5, "psci" }, { 6, "eret_host" }, { 7, "eret_guest" }
 
+/* vcpu_exit: ARM_EXCEPTION_* codes and the common exception classes. */
+#define HYP_EXIT_CODES							\
+	{ 0, "irq" }, { 1, "el1_serror" }, { 2, "trap" }, { 3, "il" }
+
+#define HYP_EXIT_CLASSES						\
+	{ 0x00, "unknown" }, { 0x01, "wfx" }, { 0x07, "fp_asimd" },	\
+	{ 0x16, "hvc64" }, { 0x17, "smc64" }, { 0x18, "sys64" },	\
+	{ 0x19, "sve" }, { 0x20, "iabt_low" }, { 0x24, "dabt_low" },	\
+	{ 0x30, "breakpt_low" }, { 0x32, "softstp_low" },		\
+	{ 0x34, "watchpt_low" }, { 0x3c, "brk64" }
+
 #define HE_PROTO(__args...)		__args
 #define HE_STRUCT(__fields...)		RE_STRUCT(__fields)
 #define he_field(__type, __name)	re_field(__type, __name)

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hyp_workload: run a tiny KVM guest whose vCPUs exit in known ways, so that
+ * the hypervisor's trace (remotes/hypervisor/) shows real guest exits with
+ * their vCPU ids.
+ *
+ *   hyp_workload [-v VCPUS] [-r ROUNDS] [-c HVCS] [-s SYSREGS] [-w WFIS]
+ *
+ * Each vCPU (1 to 4, default 1) runs ROUNDS rounds (default 3). In a round
+ * the guest issues HVCS (default 5) "hvc #0" (an SMCCC call KVM answers with
+ * NOT_SUPPORTED), SYSREGS (default 2) reads of ID_AA64MMFR0_EL1 (trapped by
+ * HCR_EL2.TID3), WFIS (default 1) "wfi" (trapped by HCR_EL2.TWI; this program
+ * wakes the halted vCPU with a signal), then one MMIO store, which is the
+ * only exit that reaches this program. With tracing on, every vCPU thus
+ * leaves the guest ROUNDS * (HVCS + SYSREGS + WFIS + 1) times in these four
+ * ways, plus whatever interrupts and first-touch faults happen.
+ *
+ * The guest needs no memory but its code: it runs with the MMU off, counts
+ * in x4-x6 (SMCCC calls preserve x4-x17) and stores to an address no
+ * memory slot covers. It prints what each vCPU did and exits 0 when every
+ * vCPU made exactly ROUNDS MMIO exits.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/kvm.h>
+
+#define GUEST_BASE	0x10000000UL
+#define GUEST_SIZE	0x10000UL
+#define MMIO_ADDR	0x20000000UL
+#define MAX_VCPUS	4
+
+/* x4: HVCs, x5: system register reads, x6: WFIs, x7: MMIO address. */
+asm(".pushsection .rodata\n"
+	".balign 2048\n"
+	".globl	guest_code\n"
+	"guest_code:\n"
+	"0:	cbz	x4, 2f\n"
+	"1:	hvc	#0\n"
+	"	subs	x4, x4, #1\n"
+	"	b.ne	1b\n"
+	"2:	cbz	x5, 4f\n"
+	"3:	mrs	x0, id_aa64mmfr0_el1\n"
+	"	subs	x5, x5, #1\n"
+	"	b.ne	3b\n"
+	"4:	cbz	x6, 6f\n"
+	"5:	wfi\n"
+	"	subs	x6, x6, #1\n"
+	"	b.ne	5b\n"
+	"6:	str	x4, [x7]\n"
+	"	b	0b\n"
+	/* VBAR_EL1: any exception is reported as a store to MMIO_ADDR + 8. */
+	"	.balign	2048\n"
+	"	.rept	16\n"
+	"	mrs	x0, esr_el1\n"
+	"	mrs	x1, elr_el1\n"
+	"	str	x0, [x7, #8]\n"
+	"	str	x1, [x7, #16]\n"
+	"	b	.\n"
+	"	.balign	128\n"
+	"	.endr\n"
+	".globl	guest_code_end\n"
+	"guest_code_end:\n"
+	".popsection\n");
+/* Hidden: addresses by adrp/add, no GOT entries for local labels. */
+extern const char guest_code[] __attribute__((visibility("hidden")));
+extern const char guest_code_end[] __attribute__((visibility("hidden")));
+
+struct vcpu {
+	int		id;
+	int		fd;
+	pid_t		tid;
+	int		in_run;
+	struct kvm_run	*run;
+	pthread_t	thread;
+	unsigned long	mmio_exits;
+	unsigned long	interrupted;
+	int		error;
+};
+
+static struct vcpu vcpus[MAX_VCPUS];
+static int nr_vcpus = 1, nr_rounds = 3, nr_hvc = 5, nr_sysreg = 2, nr_wfi = 1;
+static int done;
+
+static int set_reg(int fd, uint64_t id, uint64_t val)
+{
+	struct kvm_one_reg reg = { .id = id, .addr = (uint64_t)&val };
+
+	return ioctl(fd, KVM_SET_ONE_REG, &reg);
+}
+
+#define VBAR_EL1	ARM64_SYS_REG(3, 0, 12, 0, 0)
+#define CORE_REG(x)	(KVM_REG_ARM64 | KVM_REG_SIZE_U64 | KVM_REG_ARM_CORE | \
+			 KVM_REG_ARM_CORE_REG(x))
+
+static void *vcpu_thread(void *arg)
+{
+	struct vcpu *v = arg;
+	int round;
+
+	__atomic_store_n(&v->tid, syscall(SYS_gettid), __ATOMIC_RELAXED);
+	for (round = 0; round < nr_rounds; round++) {
+		if (set_reg(v->fd, CORE_REG(regs.regs[4]), nr_hvc) ||
+		    set_reg(v->fd, CORE_REG(regs.regs[5]), nr_sysreg) ||
+		    set_reg(v->fd, CORE_REG(regs.regs[6]), nr_wfi)) {
+			v->error = errno;
+			return NULL;
+		}
+		for (;;) {
+			int ret;
+
+			__atomic_store_n(&v->in_run, 1, __ATOMIC_RELAXED);
+			ret = ioctl(v->fd, KVM_RUN, 0);
+			__atomic_store_n(&v->in_run, 0, __ATOMIC_RELAXED);
+			if (ret && errno == EINTR) {
+				/* Woken from WFI (or kicked out) by a signal. */
+				v->interrupted++;
+				continue;
+			}
+			if (ret) {
+				v->error = errno;
+				return NULL;
+			}
+			if (v->run->exit_reason == KVM_EXIT_MMIO &&
+			    v->run->mmio.phys_addr == MMIO_ADDR && v->run->mmio.is_write) {
+				v->mmio_exits++;
+				break;
+			}
+			if (v->run->exit_reason == KVM_EXIT_MMIO &&
+			    v->run->mmio.phys_addr == MMIO_ADDR + 8) {
+				uint64_t esr;
+
+				memcpy(&esr, v->run->mmio.data, sizeof(esr));
+				fprintf(stderr, "vcpu %d: guest exception, ESR_EL1 0x%llx\n",
+					v->id, (unsigned long long)esr);
+			} else {
+				fprintf(stderr, "vcpu %d: unexpected exit %u\n", v->id,
+					v->run->exit_reason);
+			}
+			v->error = EIO;
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+static char task_state(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return '?';
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return '?';
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
+/*
+ * A vCPU in WFI blocks in KVM_RUN, asleep, until something is pending for
+ * it; nothing ever is, so wake it with a signal: KVM_RUN then returns EINTR
+ * with the WFI completed. Only sleeping threads get one, so a running guest
+ * is (almost) never interrupted.
+ */
+static void *waker_thread(void *arg)
+{
+	struct timespec ts = { .tv_nsec = 2 * 1000 * 1000 };
+	int i;
+
+	(void)arg;
+	while (!__atomic_load_n(&done, __ATOMIC_RELAXED)) {
+		nanosleep(&ts, NULL);
+		for (i = 0; i < nr_vcpus; i++) {
+			struct vcpu *v = &vcpus[i];
+
+			if (__atomic_load_n(&v->in_run, __ATOMIC_RELAXED) &&
+			    __atomic_load_n(&v->tid, __ATOMIC_RELAXED) &&
+			    task_state(v->tid) == 'S')
+				pthread_kill(v->thread, SIGUSR1);
+		}
+	}
+	return NULL;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+static int number(const char *s, int min, int max, int *val)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (errno || end == s || *end || n < min || n > max)
+		return -1;
+	*val = n;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct kvm_userspace_memory_region region;
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct kvm_vcpu_init init;
+	int kvm, vm, opt, i, ret = 0;
+	pthread_t waker;
+	size_t run_size;
+	void *mem;
+
+	while ((opt = getopt(argc, argv, "v:r:c:s:w:")) != -1) {
+		int err;
+
+		switch (opt) {
+		case 'v':
+			err = number(optarg, 1, MAX_VCPUS, &nr_vcpus);
+			break;
+		case 'r':
+			err = number(optarg, 1, 1000000, &nr_rounds);
+			break;
+		case 'c':
+			err = number(optarg, 0, 1000000, &nr_hvc);
+			break;
+		case 's':
+			err = number(optarg, 0, 1000000, &nr_sysreg);
+			break;
+		case 'w':
+			err = number(optarg, 0, 1000000, &nr_wfi);
+			break;
+		default:
+			err = -1;
+		}
+		if (err)
+			goto usage;
+	}
+	if (optind != argc)
+		goto usage;
+
+	/* No SA_RESTART: the signal must end a blocked KVM_RUN. */
+	sigaction(SIGUSR1, &sa, NULL);
+
+	kvm = open("/dev/kvm", O_RDWR);
+	if (kvm < 0) {
+		perror("/dev/kvm");
+		return 1;
+	}
+	vm = ioctl(kvm, KVM_CREATE_VM, 0);
+	if (vm < 0) {
+		perror("KVM_CREATE_VM");
+		return 1;
+	}
+	run_size = ioctl(kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
+	mem = mmap(NULL, GUEST_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	memcpy(mem, guest_code, guest_code_end - guest_code);
+	region = (struct kvm_userspace_memory_region) {
+		.slot = 0, .guest_phys_addr = GUEST_BASE, .memory_size = GUEST_SIZE,
+		.userspace_addr = (uint64_t)mem,
+	};
+	if (ioctl(vm, KVM_SET_USER_MEMORY_REGION, &region) ||
+	    ioctl(vm, KVM_ARM_PREFERRED_TARGET, &init)) {
+		perror("KVM setup");
+		return 1;
+	}
+
+	for (i = 0; i < nr_vcpus; i++) {
+		struct vcpu *v = &vcpus[i];
+
+		v->id = i;
+		v->fd = ioctl(vm, KVM_CREATE_VCPU, i);
+		if (v->fd < 0 || ioctl(v->fd, KVM_ARM_VCPU_INIT, &init)) {
+			perror("KVM_CREATE_VCPU");
+			return 1;
+		}
+		v->run = mmap(NULL, run_size, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd, 0);
+		if (v->run == MAP_FAILED || set_reg(v->fd, CORE_REG(regs.pc), GUEST_BASE) ||
+		    set_reg(v->fd, CORE_REG(regs.regs[7]), MMIO_ADDR) ||
+		    set_reg(v->fd, VBAR_EL1, GUEST_BASE + 0x800)) {
+			perror("vCPU setup");
+			return 1;
+		}
+	}
+	for (i = 0; i < nr_vcpus; i++)
+		pthread_create(&vcpus[i].thread, NULL, vcpu_thread, &vcpus[i]);
+	pthread_create(&waker, NULL, waker_thread, NULL);
+	for (i = 0; i < nr_vcpus; i++) {
+		struct vcpu *v = &vcpus[i];
+
+		pthread_join(v->thread, NULL);
+		printf("vcpu %d: hvc=%d sysreg=%d wfi=%d mmio=%lu (signals %lu)%s%s\n",
+		       v->id, nr_hvc * nr_rounds, nr_sysreg * nr_rounds,
+		       nr_wfi * nr_rounds, v->mmio_exits, v->interrupted,
+		       v->error ? " error: " : "", v->error ? strerror(v->error) : "");
+		if (v->error || v->mmio_exits != (unsigned long)nr_rounds)
+			ret = 1;
+	}
+	__atomic_store_n(&done, 1, __ATOMIC_RELAXED);
+	pthread_join(waker, NULL);
+	return ret;
+
+usage:
+	fprintf(stderr,
+		"usage: %s [-v VCPUS (1-%d)] [-r ROUNDS] [-c HVCS] [-s SYSREGS] [-w WFIS]\n",
+		argv[0], MAX_VCPUS);
+	return 2;
+}
