@@ -19,9 +19,13 @@ B		:= build
 BASE		:= $(B)/base
 SRC		:= $(B)/linux
 DEBUG		?= 0
+NOTRACE		?= 0
 ifeq ($(DEBUG),1)
 OBJ		:= $(B)/obj-debug
 FRAGMENTS	:= scripts/configs/qemu-pkvm.config scripts/configs/debug.config
+else ifeq ($(NOTRACE),1)
+OBJ		:= $(B)/obj-notrace
+FRAGMENTS	:= scripts/configs/qemu-pkvm.config scripts/configs/notrace.config
 else
 OBJ		:= $(B)/obj
 FRAGMENTS	:= scripts/configs/qemu-pkvm.config
@@ -89,6 +93,7 @@ check: all
 	@scripts/check.sh
 
 bench: all
+	@$(MAKE) --no-print-directory NOTRACE=1 all
 	@scripts/bench.sh
 
 series: assemble
@@ -106,7 +111,9 @@ help:
 	@echo '  make check         build, run the host tests and the guest tests in protected'
 	@echo '                     and nvhe mode; ends with "N passed, M failed"'
 	@echo '  make bench         print the writer benchmark (host ns/event; guest ratio'
-	@echo '                     against the kernel ring buffer)'
+	@echo '                     against the kernel ring buffer) and the hypervisor tracing'
+	@echo '                     overhead (hypercall and guest-exit loops: compiled out,'
+	@echo '                     disabled, enabled; builds build/obj-notrace)'
 	@echo '  make series        write the upstream-form series to build/series/'
 	@echo '  make refresh P=NAME.patch [FILES="a.c b.h"]'
 	@echo '                     regenerate patches/NAME.patch from build/linux'
@@ -123,11 +130,13 @@ help:
 	@echo '  APPEND="..."       extra kernel command line'
 	@echo '  DEBUG=1            build with scripts/configs/debug.config (lockdep,'
 	@echo '                     kmemleak) into build/obj-debug'
+	@echo '  NOTRACE=1          build with hypervisor tracing compiled out into'
+	@echo '                     build/obj-notrace (make bench does it)'
 	@echo '  TESTS="pattern"    make check: run only host/guest tests whose name matches'
 	@echo '  JOBS=N             parallel build jobs (default: nproc)'
 
 clean:
-	rm -rf $(B)/obj $(B)/obj-debug $(B)/stage $(B)/series
+	rm -rf $(B)/obj $(B)/obj-debug $(B)/obj-notrace $(B)/stage $(B)/series
 
 distclean:
 	rm -rf $(B)

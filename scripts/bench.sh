@@ -19,3 +19,41 @@ cp build/bench/rb_bench.ko build/bench/cpio/bench/
 (cd build/bench/cpio && find . | cpio -o -H newc -R 0:0 --quiet) > build/bench/extra.cpio
 cat "$INITRAMFS" build/bench/extra.cpio > build/bench/initrd
 INITRAMFS=build/bench/initrd LOGNAME_RUN=bench scripts/run-qemu.sh build/bench/run.sh
+
+# Hypervisor tracing overhead: the same loops on the kernel with tracing
+# compiled in (disabled, then enabled) and on build/obj-notrace (compiled
+# out), both in $MODE mode.
+hyp_boot() { # objdir name
+	d=build/bench/$2
+	rm -rf "$d"
+	mkdir -p "$d/src" "$d/cpio/bench"
+	cp scripts/bench/hyp_bench.c "$d/src/"
+	echo 'obj-m += hyp_bench.o' > "$d/src/Kbuild"
+	make -s -C "$SRC" O="$(pwd)/$1" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+		M="$(pwd)/$d/src" modules
+	cp "$d/src/hyp_bench.ko" "$d/cpio/bench/"
+	(cd "$d/cpio" && find . | cpio -o -H newc -R 0:0 --quiet) > "$d/extra.cpio"
+	cat "$1/initramfs.cpio" "$d/extra.cpio" > "$d/initrd"
+	IMAGE=$1/arch/arm64/boot/Image INITRAMFS=$d/initrd LOGNAME_RUN=bench-$2 \
+		scripts/run-qemu.sh scripts/bench/hyp-bench.sh | tee "$d/out"
+}
+
+echo "== hypervisor tracing overhead ($MODE mode, TCG): tracing compiled in"
+hyp_boot "$OBJ" traced
+echo "== hypervisor tracing overhead ($MODE mode, TCG): tracing compiled out"
+hyp_boot build/obj-notrace notrace
+cat build/bench/traced/out build/bench/notrace/out | tr -d '\r' | awk '
+	$1 == "BENCH" { best[$2 "," $3] = $4; med[$2 "," $3] = $5 }
+	function pct(a, b) { return b ? sprintf("%+.1f%%", (a - b) * 100 / b) : "?" }
+	function line(k, what, v) {
+		printf "  %-5s out %6s  disabled %6s (%6s vs out, other boot)  enabled %6s (%6s vs disabled)\n",
+			what, v[k ",out"], v[k ",disabled"], pct(v[k ",disabled"], v[k ",out"]),
+			v[k ",enabled"], pct(v[k ",enabled"], v[k ",disabled"])
+	}
+	END {
+		print "== hypervisor tracing overhead, 5 runs each (enabled vs disabled: same boot)"
+		print "host hypercall loop, ns/call:"
+		line("hcall", "best", best); line("hcall", "median", med)
+		print "guest HVC exit loop, ns/exit:"
+		line("exit", "best", best); line("exit", "median", med)
+	}'

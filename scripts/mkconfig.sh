@@ -12,14 +12,19 @@ cat "$@" > "$obj/fragments.config"
 echo "  CONFIG  allnoconfig + $*"
 make -s -C "$SRC" O="$(cd "$obj" && pwd)" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	KCONFIG_ALLCONFIG="$(cd "$obj" && pwd)/fragments.config" allnoconfig
-bad=0
-grep -E '^CONFIG_[A-Za-z0-9_]+=' "$obj/fragments.config" | while IFS= read -r line; do
-	if ! grep -qxF "$line" "$obj/.config"; then
-		echo "mkconfig: $line requested, .config has: $(grep "^${line%%=*}=" "$obj/.config" || echo "not set")" >&2
+# The last fragment to name an option wins; check the final value of each.
+bad=$(awk '
+	/^CONFIG_[A-Za-z0-9_]+=/ { n = $0; sub(/=.*/, "", n); want[n] = $0; next }
+	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { want[$2] = ""; next }
+	END { for (n in want) print n " " want[n] }' "$obj/fragments.config" |
+while read -r name line; do
+	have=$(grep "^$name=" "$obj/.config" || true)
+	if [ "$have" != "$line" ]; then
+		echo "mkconfig: ${line:-# $name is not set} requested, .config has: ${have:-not set}" >&2
 		echo bad
 	fi
-done | grep -q bad && bad=1
-if [ $bad = 1 ]; then
+done)
+if [ -n "$bad" ]; then
 	rm -f "$obj/.config"
 	exit 1
 fi

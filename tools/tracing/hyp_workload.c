@@ -17,8 +17,9 @@
  *
  * The guest needs no memory but its code: it runs with the MMU off, counts
  * in x4-x6 (SMCCC calls preserve x4-x17) and stores to an address no
- * memory slot covers. It prints what each vCPU did and exits 0 when every
- * vCPU made exactly ROUNDS MMIO exits.
+ * memory slot covers. It prints what each vCPU was told to do, how many
+ * MMIO exits and signals it saw and how long it ran (us), and exits 0 when
+ * every vCPU made exactly ROUNDS MMIO exits.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -86,6 +87,7 @@ struct vcpu {
 	pthread_t	thread;
 	unsigned long	mmio_exits;
 	unsigned long	interrupted;
+	unsigned long	elapsed_us;
 	int		error;
 };
 
@@ -104,9 +106,18 @@ static int set_reg(int fd, uint64_t id, uint64_t val)
 #define CORE_REG(x)	(KVM_REG_ARM64 | KVM_REG_SIZE_U64 | KVM_REG_ARM_CORE | \
 			 KVM_REG_ARM_CORE_REG(x))
 
+static unsigned long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000UL + ts.tv_nsec / 1000;
+}
+
 static void *vcpu_thread(void *arg)
 {
 	struct vcpu *v = arg;
+	unsigned long start = now_us();
 	int round;
 
 	__atomic_store_n(&v->tid, syscall(SYS_gettid), __ATOMIC_RELAXED);
@@ -152,6 +163,7 @@ static void *vcpu_thread(void *arg)
 			return NULL;
 		}
 	}
+	v->elapsed_us = now_us() - start;
 	return NULL;
 }
 
@@ -310,9 +322,9 @@ int main(int argc, char **argv)
 		struct vcpu *v = &vcpus[i];
 
 		pthread_join(v->thread, NULL);
-		printf("vcpu %d: hvc=%d sysreg=%d wfi=%d mmio=%lu (signals %lu)%s%s\n",
+		printf("vcpu %d: hvc=%d sysreg=%d wfi=%d mmio=%lu signals=%lu us=%lu%s%s\n",
 		       v->id, nr_hvc * nr_rounds, nr_sysreg * nr_rounds,
-		       nr_wfi * nr_rounds, v->mmio_exits, v->interrupted,
+		       nr_wfi * nr_rounds, v->mmio_exits, v->interrupted, v->elapsed_us,
 		       v->error ? " error: " : "", v->error ? strerror(v->error) : "");
 		if (v->error || v->mmio_exits != (unsigned long)nr_rounds)
 			ret = 1;

@@ -2,8 +2,11 @@
 #ifndef __ARM64_KVM_HYP_NVHE_TRACE_H
 #define __ARM64_KVM_HYP_NVHE_TRACE_H
 
+#include <linux/errno.h>
 #include <linux/types.h>
 #include <asm/kvm_hyptrace.h>
+
+#ifdef CONFIG_NVHE_EL2_TRACING
 
 int __pkvm_load_tracing(unsigned long desc_hva, size_t desc_size);
 void __pkvm_unload_tracing(void);
@@ -13,8 +16,6 @@ int __pkvm_reset_tracing(unsigned int cpu);
 void __pkvm_update_clock_tracing(u32 mult, u32 shift, u64 epoch_ns, u64 epoch_cyc);
 int __pkvm_enable_event(unsigned short id, bool enable);
 int __pkvm_write_event(u64 id);
-
-#ifdef CONFIG_NVHE_EL2_TRACING
 
 /* The records: struct remote_event_format_<name>. */
 #define REMOTE_EVENT_INCLUDE_FILE asm/kvm_hypevents.h
@@ -46,6 +47,42 @@ static __always_inline void trace_##__name(__proto)			\
 }
 
 #else
+
+/* Compiled out: the hypercalls exist and fail, the events cost nothing. */
+static inline int __pkvm_load_tracing(unsigned long desc_hva, size_t desc_size)
+{
+	return -ENODEV;
+}
+
+static inline void __pkvm_unload_tracing(void) { }
+
+static inline int __pkvm_enable_tracing(bool enable)
+{
+	return -ENODEV;
+}
+
+static inline int __pkvm_swap_reader_tracing(unsigned int cpu)
+{
+	return -ENODEV;
+}
+
+static inline int __pkvm_reset_tracing(unsigned int cpu)
+{
+	return -ENODEV;
+}
+
+static inline void __pkvm_update_clock_tracing(u32 mult, u32 shift, u64 epoch_ns,
+					       u64 epoch_cyc) { }
+
+static inline int __pkvm_enable_event(unsigned short id, bool enable)
+{
+	return -ENODEV;
+}
+
+static inline int __pkvm_write_event(u64 id)
+{
+	return -ENODEV;
+}
 
 #define HYP_EVENT(__name, __proto, __struct, __assign, __printk)	\
 static __always_inline void trace_##__name(__proto) { }

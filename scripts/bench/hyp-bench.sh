@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of the hypervisor tracing overhead benchmark (make bench).
+# Prints "BENCH <what> <mode> <best ns> <median ns>" lines over 5 runs of a
+# host hypercall loop (hyp_bench.ko, itself best of 3 x 20000 calls) and of
+# a guest-exit loop (hyp_workload, 20000 HVC exits), with tracing disabled
+# and enabled (hyp_enter/hyp_exit), alternating so drift hits both alike. Without remotes/hypervisor (tracing
+# compiled out) only "out" is measured.
+hyp=/sys/kernel/tracing/remotes/hypervisor
+exits=20000
+
+hcall() {
+	insmod /bench/hyp_bench.ko 2> /dev/null
+	dmesg | sed -n 's/.*hyp_bench: hcall \([0-9]*\) ns\/call.*/\1/p' | tail -n 1
+}
+
+guest_exits() {
+	us=$(hyp_workload -v 1 -r 1 -c $exits -s 0 -w 0 | sed -n 's/.* us=\([0-9]*\).*/\1/p')
+	echo $((us * 1000 / exits))
+}
+
+add() { # name mode value
+	echo "$3" >> /tmp/bench.$1.$2
+}
+
+report() { # name mode
+	sort -n /tmp/bench.$1.$2 | awk -v n="$1" -v m="$2" \
+		'{ v[NR] = $1 } END { print "BENCH", n, m, v[1], v[int((NR + 1) / 2)] }'
+}
+
+if [ -d $hyp ]; then
+	modes="disabled enabled"
+	cd $hyp || exit 1
+	echo 0 > tracing_on
+	echo 0 > trace
+	echo 0 > events/enable
+	echo 8192 > buffer_size_kb
+else
+	modes=out
+fi
+
+rm -f /tmp/bench.*
+for run in 1 2 3 4 5; do
+	for mode in $modes; do
+		if [ $mode = enabled ]; then
+			echo 1 > events/hypervisor/hyp_enter/enable
+			echo 1 > events/hypervisor/hyp_exit/enable
+			echo 1 > tracing_on
+		fi
+		add hcall $mode "$(hcall)"
+		[ $mode = enabled ] && echo 0 > trace
+		add exit $mode "$(guest_exits)"
+		if [ $mode = enabled ]; then
+			echo 0 > tracing_on
+			echo 0 > trace
+			echo 0 > events/enable
+		fi
+	done
+done
+for mode in $modes; do
+	report hcall $mode
+	report exit $mode
+done

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Benchmark module (not part of the series): cost of a host hypercall
+ * round trip to the nVHE/pKVM hypervisor, through its host trap path (where
+ * hyp_enter, host_hcall and hyp_exit are traced). The hypercall is
+ * __pkvm_enable_event with the invalid id 0: it exists whether tracing is
+ * compiled in or not and does nothing but fail, so the loop measures the
+ * trap path. Prints the best of a few runs and fails to load on purpose
+ * (nothing to unload).
+ */
+#include <linux/arm-smccc.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/timekeeping.h>
+#include <asm/kvm_asm.h>
+
+static unsigned int calls = 20000;
+module_param(calls, uint, 0444);
+
+static u64 one_run(void)
+{
+	struct arm_smccc_res res;
+	u64 t0, t = 0;
+	unsigned int i;
+
+	for (i = 0; i < calls; i++) {
+		if (!(i % 1000)) {
+			if (i)
+				t += ktime_get_ns() - t0;
+			preempt_enable();
+			cond_resched();
+			preempt_disable();
+			t0 = ktime_get_ns();
+		}
+		arm_smccc_1_1_hvc(KVM_HOST_SMCCC_FUNC(__pkvm_enable_event), 0, 0, &res);
+	}
+	t += ktime_get_ns() - t0;
+	return t;
+}
+
+static int __init hyp_bench_init(void)
+{
+	u64 best = U64_MAX;
+	int run;
+
+	if (!calls)
+		return -EINVAL;
+	preempt_disable();
+	for (run = 0; run < 3; run++)
+		best = min(best, one_run());
+	preempt_enable();
+	pr_info("hyp_bench: hcall %llu ns/call (%u calls, best of 3)\n",
+		div_u64(best, calls), calls);
+	return -EAGAIN;
+}
+module_init(hyp_bench_init);
+
+MODULE_DESCRIPTION("Host hypercall round-trip benchmark");
+MODULE_LICENSE("GPL");
