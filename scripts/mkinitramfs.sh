@@ -34,6 +34,9 @@ if [ -d "$OBJ/guest-bin" ]; then
 	mkdir -p "$root/usr/local/bin"
 	cp -a "$OBJ/guest-bin/." "$root/usr/local/bin/"
 fi
+# and the series' tool scripts
+mkdir -p "$root/usr/local/bin"
+install -m 755 "$SRC/tools/tracing/trace-remote-record.sh" "$root/usr/local/bin/trace-remote-record"
 
 # Every dynamic executable must find its libraries.
 missing=0

@@ -990,6 +990,18 @@ static const struct file_operations header_fops = {
 	.llseek	= default_llseek,
 };
 
+/*
+ * A remote writes no ftrace events, but tools that take a tracing directory
+ * (trace-cmd record, extract and "restore -c -t", as of 3.1) read the
+ * formats of events/ftrace/ and crash on an empty system. Give them one
+ * event that never occurs: id 0, which no remote event has.
+ */
+static struct remote_event remote_ftrace_event = {
+	.name		= "remote",
+	.id		= 0,
+	.print_fmt	= "\"\"",
+};
+
 static int trace_remote_create_events(struct trace_remote *remote)
 {
 	struct dentry *events, *sys, *d;
@@ -1002,10 +1014,24 @@ static int trace_remote_create_events(struct trace_remote *remote)
 			    &events_enable_fops);
 	tracefs_create_file("header_page", 0444, events, (void *)1UL, &header_fops);
 	tracefs_create_file("header_event", 0444, events, NULL, &header_fops);
+	if (strcmp(remote->name, "ftrace")) {
+		d = tracefs_create_dir("ftrace", events);
+		if (!d)
+			return -ENOMEM;
+		d = tracefs_create_dir(remote_ftrace_event.name, d);
+		if (!d)
+			return -ENOMEM;
+		tracefs_create_file("id", 0444, d, &remote_ftrace_event, &event_id_fops);
+		tracefs_create_file("format", 0444, d, &remote_ftrace_event,
+				    &event_format_fops);
+	}
 
 	sys = tracefs_create_dir(remote->name, events);
 	if (!sys)
 		return -ENOMEM;
+	/* The remote is the only system: its switches are the top-level ones. */
+	tracefs_create_file("enable", 0644, sys, &remote->cpus[nr_cpu_ids], &events_enable_fops);
+	tracefs_create_file("filter", 0644, sys, NULL, &event_filter_fops);
 	for (i = 0; i < remote->nr_events; i++) {
 		struct remote_event *re = &remote->events[i];
 

@@ -38,15 +38,31 @@ static struct {
 /* Give EL2 mult/shift/epoch so that its counter reads CLOCK_BOOTTIME. */
 static void hyp_trace_sync_clock(void)
 {
-	u64 cyc, ns;
-	u32 mult, shift;
+	u64 cyc = 0, ns = 0, window = U64_MAX;
 	unsigned long flags;
+	u32 mult, shift;
+	int i;
 
 	clocks_calc_mult_shift(&mult, &shift, arch_timer_get_cntfrq(), NSEC_PER_SEC, 3600);
-	local_irq_save(flags);
-	cyc = __arch_counter_get_cntpct();
-	ns = ktime_get_boot_fast_ns();
-	local_irq_restore(flags);
+	/*
+	 * The epoch pairs a counter value with the boot time of the same
+	 * instant: take the middle of the two boot clock reads around the
+	 * counter read, from the tightest of a few tries.
+	 */
+	for (i = 0; i < 4; i++) {
+		u64 ns0, ns1, c;
+
+		local_irq_save(flags);
+		ns0 = ktime_get_boot_fast_ns();
+		c = __arch_counter_get_cntpct();
+		ns1 = ktime_get_boot_fast_ns();
+		local_irq_restore(flags);
+		if (ns1 - ns0 < window) {
+			window = ns1 - ns0;
+			cyc = c;
+			ns = ns0 + window / 2;
+		}
+	}
 	kvm_call_hyp_nvhe(__pkvm_update_clock_tracing, mult, shift, ns, cyc);
 }
 

@@ -9,6 +9,16 @@
  *
  * prints one line per case, "ok" or "FAIL". The buffer of
  * remotes/hypervisor must be unloaded.
+ *
+ * Clock check, in both modes:
+ *
+ *   cat /sys/kernel/debug/kvm/hyp_trace_clock
+ *
+ * makes the hypervisor write HYP_CLOCK_SAMPLES selftest events (ids from
+ * HYP_CLOCK_FIRST_ID) and prints, for each, "<id> <t0> <t1>": the kernel's
+ * boot clock in ns just before and just after the hypercall, interrupts
+ * off. The event's time stamp must fall in between; t1 - t0 bounds how far
+ * the two clocks can disagree.
  */
 
 #include <linux/debugfs.h>
@@ -210,15 +220,40 @@ out:
 }
 DEFINE_SHOW_ATTRIBUTE(hostile);
 
+#define HYP_CLOCK_SAMPLES	100
+#define HYP_CLOCK_FIRST_ID	1000000
+
+static int clock_show(struct seq_file *m, void *v)
+{
+	unsigned long flags;
+	u64 t0, t1;
+	int i, ret;
+
+	for (i = 0; i < HYP_CLOCK_SAMPLES; i++) {
+		local_irq_save(flags);
+		t0 = ktime_get_boottime_ns();
+		ret = kvm_call_hyp_nvhe(__pkvm_write_event, HYP_CLOCK_FIRST_ID + i);
+		t1 = ktime_get_boottime_ns();
+		local_irq_restore(flags);
+		if (ret)
+			return ret;
+		seq_printf(m, "%d %llu %llu\n", HYP_CLOCK_FIRST_ID + i, t0, t1);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(clock);
+
 static int __init hyp_trace_test_init(void)
 {
 	struct dentry *kvm;
 
-	if (!is_kvm_arm_initialised() || !is_protected_kvm_enabled())
+	if (!is_kvm_arm_initialised() || is_kernel_in_hyp_mode())
 		return 0;
 
 	kvm = debugfs_lookup("kvm", NULL);
-	debugfs_create_file("hyp_trace_hostile", 0400, kvm, NULL, &hostile_fops);
+	debugfs_create_file("hyp_trace_clock", 0400, kvm, NULL, &clock_fops);
+	if (is_protected_kvm_enabled())
+		debugfs_create_file("hyp_trace_hostile", 0400, kvm, NULL, &hostile_fops);
 	dput(kvm);
 	return 0;
 }
