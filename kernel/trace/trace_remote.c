@@ -605,7 +605,7 @@ static const struct file_operations trace_remote_raw_fops = {
 static __printf(4, 5)
 ssize_t trace_remote_read_text(char __user *ubuf, size_t cnt, loff_t *ppos, const char *fmt, ...)
 {
-	char buf[64];
+	char buf[128];
 	va_list args;
 	int len;
 
@@ -690,6 +690,42 @@ static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf, size
 	}
 	return cnt;
 }
+
+/*
+ * per_cpu/cpuN/stats: what the writer of that CPU reported, in the layout of
+ * the kernel's own stats file, for the lines a remote knows: unread events,
+ * events lost to overwriting, commit overruns (none), events read. Zeros
+ * while unloaded.
+ */
+static ssize_t stats_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	struct trace_remote_cpu *rcpu = file_inode(filp)->i_private;
+	struct trace_remote *remote = rcpu->remote;
+	unsigned long entries = 0, overrun = 0, read = 0;
+
+	scoped_guard(mutex, &remote->lock) {
+		struct trace_buffer *buffer = remote->trace_buffer;
+		int cpu = rcpu->cpu;
+
+		if (!trace_remote_loaded(remote))
+			break;
+		if (!cpumask_test_cpu(cpu, &remote->buffer_cpus))
+			return -ENODEV;
+		ring_buffer_poll_remote(buffer, cpu);
+		entries = ring_buffer_entries_cpu(buffer, cpu);
+		overrun = ring_buffer_overrun_cpu(buffer, cpu);
+		read = ring_buffer_read_events_cpu(buffer, cpu);
+	}
+	/* The writer commits what it reserves: no commit overrun. */
+	return trace_remote_read_text(ubuf, cnt, ppos,
+				      "entries: %lu\noverrun: %lu\ncommit overrun: 0\nread events: %lu\n",
+				      entries, overrun, read);
+}
+
+static const struct file_operations stats_fops = {
+	.read	= stats_read,
+	.llseek	= default_llseek,
+};
 
 static const struct file_operations tracing_on_fops = {
 	.read	= tracing_on_read,
@@ -1077,6 +1113,7 @@ static int trace_remote_create_files(struct trace_remote *remote)
 				    &trace_remote_pipe_fops);
 		tracefs_create_file("trace_pipe_raw", 0444, d, &remote->cpus[cpu],
 				    &trace_remote_raw_fops);
+		tracefs_create_file("stats", 0444, d, &remote->cpus[cpu], &stats_fops);
 	}
 
 	return trace_remote_create_events(remote);
