@@ -103,8 +103,11 @@ static int hostile_show(struct seq_file *m, void *v)
 	h.unshared = get_zeroed_page(GFP_KERNEL);
 	vmalloc_area = vzalloc(PAGE_SIZE);
 	for (i = 0; i < NR_TEST_PAGES; i++) {
+		void *va;
+
 		h.pages[i] = get_zeroed_page(GFP_KERNEL);
-		if (!h.pages[i] || kvm_share_hyp((void *)h.pages[i], (void *)h.pages[i] + PAGE_SIZE))
+		va = (void *)h.pages[i];
+		if (!va || kvm_share_hyp(va, va + PAGE_SIZE))
 			ret = -ENOMEM;
 	}
 	if (ret || !h.area || !h.area2 || !h.unshared || !vmalloc_area) {

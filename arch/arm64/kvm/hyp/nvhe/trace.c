@@ -55,7 +55,7 @@ static u64 trace_clock_ns(void)
 
 	cyc = __arch_counter_get_cntpct();
 	/* 128 bits: no overflow however long since the epoch. */
-	ns = (u64)(((unsigned __int128)(cyc - epoch_cyc) * mult) >> shift);
+	ns = (u64)(((u128)(cyc - epoch_cyc) * mult) >> shift);
 	return epoch_ns + ns;
 }
 
