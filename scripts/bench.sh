@@ -51,7 +51,7 @@ cat build/bench/traced/out build/bench/notrace/out | tr -d '\r' | awk '
 			v[k ",enabled"], pct(v[k ",enabled"], v[k ",disabled"])
 	}
 	END {
-		print "== hypervisor tracing overhead, 5 runs each (enabled vs disabled: same boot)"
+		print "== hypervisor tracing overhead, 9 runs each (enabled vs disabled: same boot)"
 		print "host hypercall loop, ns/call:"
 		line("hcall", "best", best); line("hcall", "median", med)
 		print "guest HVC exit loop, ns/exit:"

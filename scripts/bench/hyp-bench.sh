@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of the hypervisor tracing overhead benchmark (make bench).
-# Prints "BENCH <what> <mode> <best ns> <median ns>" lines over 5 runs of a
+# Prints "BENCH <what> <mode> <best ns> <median ns>" lines over 9 runs of a
 # host hypercall loop (hyp_bench.ko, itself best of 3 x 20000 calls) and of
 # a guest-exit loop (hyp_workload, 20000 HVC exits), with tracing disabled
 # and enabled (hyp_enter/hyp_exit), alternating so drift hits both alike. Without remotes/hypervisor (tracing
@@ -40,7 +40,7 @@ else
 fi
 
 rm -f /tmp/bench.*
-for run in 1 2 3 4 5; do
+for run in 1 2 3 4 5 6 7 8 9; do
 	for mode in $modes; do
 		if [ $mode = enabled ]; then
 			echo 1 > events/hypervisor/hyp_enter/enable
