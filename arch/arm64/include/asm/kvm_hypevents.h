@@ -83,8 +83,9 @@ HYP_EVENT(selftest,
 	HE_PRINTK("id=%llu", __entry->id)
 )
 
+/* Written right after the guest exits: ESR_EL2 still holds the trap's. */
 HYP_EVENT(vcpu_exit,
-	HE_PROTO(int vcpu, u32 code, u64 esr),
+	HE_PROTO(int vcpu, u32 code),
 	HE_STRUCT(
 		he_field(int, vcpu)
 		he_field(u32, code)
@@ -93,7 +94,7 @@ HYP_EVENT(vcpu_exit,
 	HE_ASSIGN(
 		__entry->vcpu = vcpu;
 		__entry->code = code;
-		__entry->esr = esr;
+		__entry->esr = code == ARM_EXCEPTION_TRAP ? read_sysreg_el2(SYS_ESR) : 0;
 	),
 	HE_PRINTK("vcpu=%d code=%s ec=%s esr=0x%llx", __entry->vcpu,
 		  __print_symbolic(__entry->code, HYP_EXIT_CODES),

@@ -4,6 +4,8 @@
 
 #include <linux/errno.h>
 #include <linux/types.h>
+#include <asm/kvm_asm.h>
+#include <asm/kvm_hyp.h>
 #include <asm/kvm_hyptrace.h>
 
 #ifdef CONFIG_NVHE_EL2_TRACING
