@@ -13,7 +13,7 @@ rm -rf build/bench
 cp -r scripts/bench build/bench
 make -s -C "$SRC" O="$(pwd)/$OBJ" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	M="$(pwd)/build/bench" modules
-printf '%s\n' 'insmod /bench/rb_bench.ko 2>/dev/null; dmesg | grep "rb_bench: [0-9]" | tail -n 1' > build/bench/run.sh
+printf '%s\n' 'insmod /bench/rb_bench.ko 2>/dev/null; dmesg | grep "rb_bench: " | tail -n 2' > build/bench/run.sh
 mkdir -p build/bench/cpio/bench
 cp build/bench/rb_bench.ko build/bench/cpio/bench/
 (cd build/bench/cpio && find . | cpio -o -H newc -R 0:0 --quiet) > build/bench/extra.cpio
@@ -56,4 +56,6 @@ cat build/bench/traced/out build/bench/notrace/out | tr -d '\r' | awk '
 		line("hcall", "best", best); line("hcall", "median", med)
 		print "guest HVC exit loop, ns/exit:"
 		line("exit", "best", best); line("exit", "median", med)
+		printf "one event at EL2 (write_event hypercall, selftest on minus off, ns): best %d, median %d\n",
+			best["event,on"] - best["event,off"], med["event,on"] - med["event,off"]
 	}'

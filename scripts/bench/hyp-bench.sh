@@ -9,9 +9,9 @@
 hyp=/sys/kernel/tracing/remotes/hypervisor
 exits=20000
 
-hcall() {
-	insmod /bench/hyp_bench.ko 2> /dev/null
-	dmesg | sed -n 's/.*hyp_bench: hcall \([0-9]*\) ns\/call.*/\1/p' | tail -n 1
+hcall() { # [write_event=1]
+	insmod /bench/hyp_bench.ko "$@" 2> /dev/null
+	dmesg | sed -n 's/.*hyp_bench: [a-z_]* \([0-9]*\) ns\/call.*/\1/p' | tail -n 1
 }
 
 guest_exits() {
@@ -61,3 +61,21 @@ for mode in $modes; do
 	report hcall $mode
 	report exit $mode
 done
+
+# One event at EL2: write_event hypercalls with the selftest event off, then
+# on (buffer loaded, tracing on, reset between runs).
+if [ -d $hyp ]; then
+	rm -f /tmp/bench.*
+	echo 1 > tracing_on
+	for run in 1 2 3 4 5; do
+		echo 0 > events/hypervisor/selftest/enable
+		add event off "$(hcall write_event=1)"
+		echo 1 > events/hypervisor/selftest/enable
+		add event on "$(hcall write_event=1)"
+		echo 0 > trace
+	done
+	echo 0 > tracing_on
+	echo 0 > events/enable
+	report event off
+	report event on
+fi

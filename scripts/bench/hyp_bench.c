@@ -5,8 +5,10 @@
  * hyp_enter, host_hcall and hyp_exit are traced). The hypercall is
  * __pkvm_enable_event with the invalid id 0: it exists whether tracing is
  * compiled in or not and does nothing but fail, so the loop measures the
- * trap path. Prints the best of a few runs and fails to load on purpose
- * (nothing to unload).
+ * trap path. With write_event=1 it calls __pkvm_write_event instead, which
+ * writes one selftest event when that event is on: the difference between
+ * on and off is the cost of one event at EL2. Prints the best of a few runs
+ * and fails to load on purpose (nothing to unload).
  */
 #include <linux/arm-smccc.h>
 #include <linux/module.h>
@@ -16,6 +18,10 @@
 
 static unsigned int calls = 20000;
 module_param(calls, uint, 0444);
+
+/* 0: __pkvm_enable_event(0), the bare trap path; 1: __pkvm_write_event. */
+static unsigned int write_event;
+module_param(write_event, uint, 0444);
 
 static u64 one_run(void)
 {
@@ -32,7 +38,10 @@ static u64 one_run(void)
 			preempt_disable();
 			t0 = ktime_get_ns();
 		}
-		arm_smccc_1_1_hvc(KVM_HOST_SMCCC_FUNC(__pkvm_enable_event), 0, 0, &res);
+		if (write_event)
+			arm_smccc_1_1_hvc(KVM_HOST_SMCCC_FUNC(__pkvm_write_event), i, &res);
+		else
+			arm_smccc_1_1_hvc(KVM_HOST_SMCCC_FUNC(__pkvm_enable_event), 0, 0, &res);
 	}
 	t += ktime_get_ns() - t0;
 	return t;
@@ -49,8 +58,8 @@ static int __init hyp_bench_init(void)
 	for (run = 0; run < 3; run++)
 		best = min(best, one_run());
 	preempt_enable();
-	pr_info("hyp_bench: hcall %llu ns/call (%u calls, best of 3)\n",
-		div_u64(best, calls), calls);
+	pr_info("hyp_bench: %s %llu ns/call (%u calls, best of 3)\n",
+		write_event ? "write_event" : "hcall", div_u64(best, calls), calls);
 	return -EAGAIN;
 }
 module_init(hyp_bench_init);

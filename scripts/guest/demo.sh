@@ -28,3 +28,6 @@ echo ...
 tail -n 12 trace
 echo "== events: $(cat available_events | tr '\n' ' ')"
 echo "== tracing is off; try: echo 1 > $hyp/tracing_on; cat $hyp/trace_pipe"
+echo "== or record it with trace-cmd:"
+echo "   trace-remote-record hypervisor -e hypervisor -o /tmp/hyp.dat hyp_workload -v 2"
+echo "   trace-cmd report -i /tmp/hyp.dat"
