@@ -12,7 +12,7 @@
 # where kernel messages interleave) and its exit status on another; a guest
 # that hangs or panics exits with status 124/125 and keeps its console log.
 #
-# Environment: MODE (protected|nvhe), SMP, MEM, TIMEOUT (seconds), APPEND,
+# Environment: MODE (protected|nvhe|vhe), SMP, MEM, TIMEOUT (seconds), APPEND,
 # IMAGE, INITRAMFS, LOGNAME_RUN (log file stem), RESULTS_OUT (file that
 # receives the "results" port).
 set -euo pipefail
@@ -28,8 +28,9 @@ logs=build/logs
 script=${1:-}
 
 case "$MODE" in
-protected|nvhe) ;;
-*) echo "run-qemu: MODE must be protected or nvhe, not '$MODE'" >&2; exit 2 ;;
+protected|nvhe) kvm_mode="kvm-arm.mode=$MODE" ;;
+vhe) kvm_mode= ;;	# the default on a CPU with VHE (-cpu max)
+*) echo "run-qemu: MODE must be protected, nvhe or vhe, not '$MODE'" >&2; exit 2 ;;
 esac
 case "$TIMEOUT" in
 ''|*[!0-9]*) echo "run-qemu: TIMEOUT must be a number of seconds" >&2; exit 2 ;;
@@ -59,7 +60,7 @@ if [ -z "$script" ] && [ ! -t 0 ]; then
 	echo 'exec /usr/share/guest/demo.sh' > "$script"
 fi
 
-append="console=ttyAMA0 rdinit=/init panic=-1 oops=panic kvm-arm.mode=$MODE ${APPEND:-}"
+append="console=ttyAMA0 rdinit=/init panic=-1 oops=panic $kvm_mode ${APPEND:-}"
 initrd=$INITRAMFS
 if [ -n "$script" ]; then
 	mkdir -p "$tmp/cpio"
