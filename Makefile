@@ -121,7 +121,7 @@ help:
 	@echo '  make clean         remove objects and the initramfs (keeps the base and ccache)'
 	@echo '  make distclean     remove build/ entirely'
 	@echo 'Variables:'
-	@echo '  MODE=protected|nvhe  KVM mode for run (default protected)'
+	@echo '  MODE=protected|nvhe|vhe  KVM mode for run (default protected; vhe: no hypervisor remote)'
 	@echo '  CMD="..."          shell text run in the guest; its output is printed and'
 	@echo '                     make exits with its status'
 	@echo '  SCRIPT=file        same, with the script read from a file'
