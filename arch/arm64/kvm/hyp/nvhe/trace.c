@@ -91,9 +91,19 @@ static void trace_unload_page(void *hyp_va)
 		hyp_unpin_shared_mem(hyp_va, hyp_va + PAGE_SIZE);
 }
 
+/*
+ * CPUs the hypervisor has per-CPU data for: in protected mode the ones it
+ * manages, in nVHE mode (hyp_nr_cpus unset) those the host gave a per-CPU
+ * area.
+ */
 static unsigned int trace_nr_cpus(void)
 {
 	return is_protected_kvm_enabled() ? hyp_nr_cpus : NR_CPUS;
+}
+
+static bool trace_cpu_ok(s64 cpu)
+{
+	return cpu >= 0 && cpu < trace_nr_cpus() && kvm_arm_hyp_percpu_base[cpu];
 }
 
 /*
@@ -121,7 +131,7 @@ static size_t trace_check_desc(struct trace_buffer_desc *desc, size_t size)
 		if (rbdesc->nr_page_va < 3 ||
 		    rbdesc->nr_page_va > (left - sizeof(*rbdesc)) / sizeof(unsigned long))
 			return 0;
-		if (rbdesc->cpu < 0 || rbdesc->cpu >= trace_nr_cpus())
+		if (!trace_cpu_ok(rbdesc->cpu))
 			return 0;
 		len = ring_buffer_desc_size(rbdesc->nr_page_va);
 		total += rbdesc->nr_page_va;
@@ -264,7 +274,7 @@ int __pkvm_swap_reader_tracing(unsigned int cpu)
 {
 	int ret = -ENODEV;
 
-	if (cpu >= trace_nr_cpus())
+	if (!trace_cpu_ok(cpu))
 		return -EINVAL;
 
 	hyp_spin_lock(&trace_lock);
@@ -278,7 +288,7 @@ int __pkvm_reset_tracing(unsigned int cpu)
 {
 	int ret = -ENODEV;
 
-	if (cpu >= trace_nr_cpus())
+	if (!trace_cpu_ok(cpu))
 		return -EINVAL;
 
 	hyp_spin_lock(&trace_lock);
