@@ -22,6 +22,11 @@ results=$dir/results
 
 want() { echo "$1" | grep -qE -- "$TESTS"; }
 
+# What the kernel prints when something went wrong: WARN, BUG, oops, KASAN,
+# lockdep, kmemleak, RCU stalls, hung tasks, a hypervisor panic.
+SPLATS='WARNING: |BUG: |Oops|Unable to handle kernel|KASAN|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|unreferenced object|rcu_preempt detected stall|INFO: rcu|INFO: task .* blocked|hyp panic|Kernel panic'
+
+
 record() {
 	echo "$1 $2" >> "$results"
 	echo "== $1 $2"
@@ -75,6 +80,13 @@ for mode in $MODES; do
 	if [ $rc != 0 ]; then
 		record FAIL "$name (guest run exit $rc: timeout or panic; see $dir/$mode.console.log)"
 		tail -n 15 "$dir/$mode.out" | sed 's/^/   | /'
+	fi
+	# Any kernel report in the console fails the run, whatever the tests said.
+	if grep -qE "$SPLATS" "$dir/$mode.console.log" 2>/dev/null; then
+		record FAIL "$name:kernel-reports (see $dir/$mode.console.log)"
+		grep -E "$SPLATS" "$dir/$mode.console.log" | head -n 5 | sed 's/^/   | /'
+	else
+		record PASS "$name:kernel-reports"
 	fi
 done
 

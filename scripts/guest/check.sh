@@ -54,8 +54,9 @@ for t in $tests; do
 	MISSING:*) want "${t#MISSING:}" && result FAIL "${t#MISSING:test.d/} (missing)"; continue ;;
 	esac
 	want "$name" || continue
-	./ftracetest -l /tmp/ftlog "$t" > /tmp/ft.out 2>&1
-	cat /tmp/ft.out
+	# -v: the log of a failed test (its commands and output) is printed.
+	./ftracetest -v -l /tmp/ftlog "$t" > /tmp/ft.out 2>&1
+	tail -n 80 /tmp/ft.out
 	# "[N] description<TAB>[RESULT]"; "(instance)" runs get their own name.
 	n=0
 	grep -E '^\[[0-9]+\].*\[[A-Z]+\]$' /tmp/ft.out | while IFS= read -r line; do
