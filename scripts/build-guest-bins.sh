@@ -23,5 +23,6 @@ while read -r prog srcs; do
 	fi
 done <<'LIST'
 remote_reader tools/testing/selftests/ftrace/remote_reader.c
+remote_race tools/testing/selftests/ftrace/remote_race.c
 hyp_workload tools/tracing/hyp_workload.c
 LIST

@@ -54,6 +54,8 @@ struct simple_buffer_page {
  * struct simple_rb_per_cpu - Writer state of one CPU's ring buffer
  * @tail_page:		Page being written.
  * @reader_page:	Page handed to the reader, outside the ring.
+ * @head_prev:		Page in the ring at or before the one whose link
+ *			carries HEAD; where the swap starts looking.
  * @bpages:		All page descriptors, indexed by id.
  * @nr_pages:		Number of pages, reader page included.
  * @meta:		Meta page shared with the reader.
@@ -68,6 +70,7 @@ struct simple_buffer_page {
 struct simple_rb_per_cpu {
 	struct simple_buffer_page	*tail_page;
 	struct simple_buffer_page	*reader_page;
+	struct simple_buffer_page	*head_prev;
 	struct simple_buffer_page	*bpages;
 	unsigned int			nr_pages;
 	struct trace_buffer_meta	*meta;

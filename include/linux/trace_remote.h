@@ -24,10 +24,14 @@ struct module;
  * @enable_tracing:	Start or stop the writer on every CPU.
  * @swap_reader_page:	Hand the oldest page of @cpu to the reader. Called
  *			with a spinlock held: must not sleep.
- * @reset:		Drop everything the writer holds for @cpu.
+ * @reset:		Drop everything the writer holds for @cpu. Mandatory. On
+ *			error the writer must have kept its pages as they were.
+ *			Called with a spinlock held: must not sleep.
  * @enable_event:	Start or stop writing the event @id.
  * @write_event:	Optional. Write the remote's "selftest" event with @id on
  *			the calling CPU; gives the remote a write_event file.
+ *			Returns 0 when tracing or the event is off, an error
+ *			when the event should be recorded and could not be.
  */
 struct trace_remote_callbacks {
 	struct trace_buffer_desc *(*load_trace_buffer)(unsigned long size, void *priv);
@@ -39,6 +43,14 @@ struct trace_remote_callbacks {
 	int	(*write_event)(u64 id, void *priv);
 };
 
+/*
+ * Lifetime: every open file of a remote holds a reference on the module that
+ * registered it, so that module cannot be unloaded (rmmod fails with EBUSY)
+ * while one is open. After trace_remote_unregister(), files still open fail
+ * every operation with -ENODEV; the callbacks of a remote built into the
+ * kernel may still be called until the last of them is closed, to unload the
+ * buffer a reader held.
+ */
 int __trace_remote_register(struct module *owner, const char *name,
 			    const struct trace_remote_callbacks *cbs, void *priv,
 			    struct remote_event *events, size_t nr_events);

@@ -2,14 +2,14 @@
 /*
  * A trace remote written by the kernel itself, to test trace_remote and the
  * ring buffer's remote mode: remotes/test/ with a simple_ring_buffer writer
- * per CPU, and a write_event file that makes it write.
+ * per possible CPU (as the hypervisor has), and a write_event file that
+ * makes it write. A write that should be recorded and is not fails.
  *
  *   echo 1 > /sys/kernel/tracing/remotes/test/tracing_on
  *   echo 42 > /sys/kernel/tracing/remotes/test/write_event
  *   cat /sys/kernel/tracing/remotes/test/trace_pipe
  */
 
-#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -30,8 +30,9 @@ struct remote_test_cpu {
 };
 
 static DEFINE_PER_CPU(struct remote_test_cpu, remote_test_cpus);
-/* Serializes writers with load, unload and reset. */
+/* Serializes writers with load, unload, enable and reset. */
 static DEFINE_MUTEX(remote_test_lock);
+static bool remote_test_tracing;
 static bool remote_test_event_on[ARRAY_SIZE(remote_test_events) + 1];
 
 static void remote_test_unload(struct trace_buffer_desc *desc, void *priv)
@@ -45,7 +46,7 @@ static void remote_test_unload(struct trace_buffer_desc *desc, void *priv)
 		if (!rcpu->loaded)
 			continue;
 		simple_ring_buffer_unload(&rcpu->cpu_buffer);
-		kfree(rcpu->bpages);
+		kvfree(rcpu->bpages);
 		rcpu->bpages = NULL;
 		rcpu->loaded = false;
 	}
@@ -58,9 +59,7 @@ static struct trace_buffer_desc *remote_test_load(unsigned long size, void *priv
 	struct ring_buffer_desc *rbdesc;
 	int i, ret = 0;
 
-	cpus_read_lock();
-	desc = trace_remote_alloc_buffer(size, cpu_online_mask);
-	cpus_read_unlock();
+	desc = trace_remote_alloc_buffer(size, cpu_possible_mask);
 	if (IS_ERR(desc))
 		return desc;
 
@@ -68,15 +67,15 @@ static struct trace_buffer_desc *remote_test_load(unsigned long size, void *priv
 		for_each_ring_buffer_desc(rbdesc, i, desc) {
 			struct remote_test_cpu *rcpu = per_cpu_ptr(&remote_test_cpus, rbdesc->cpu);
 
-			rcpu->bpages = kcalloc(rbdesc->nr_page_va,
-					       sizeof(*rcpu->bpages), GFP_KERNEL);
+			rcpu->bpages = kvcalloc(rbdesc->nr_page_va,
+						sizeof(*rcpu->bpages), GFP_KERNEL);
 			if (!rcpu->bpages) {
 				ret = -ENOMEM;
 				break;
 			}
 			ret = simple_ring_buffer_init(&rcpu->cpu_buffer, rcpu->bpages, rbdesc);
 			if (ret) {
-				kfree(rcpu->bpages);
+				kvfree(rcpu->bpages);
 				rcpu->bpages = NULL;
 				break;
 			}
@@ -111,6 +110,7 @@ static int remote_test_enable_tracing(bool enable, void *priv)
 		if (cpu_buffer)
 			simple_ring_buffer_enable_tracing(cpu_buffer, enable);
 	}
+	remote_test_tracing = enable;
 	return 0;
 }
 
@@ -136,35 +136,43 @@ static int remote_test_enable_event(unsigned short id, bool enable, void *priv)
 	return 0;
 }
 
-/* Write one selftest event with @id on the calling CPU. */
-static void remote_test_write(u64 id)
+/*
+ * Write one selftest event with @id on the calling CPU: nothing while
+ * tracing or the event is off, an error if it should be written and cannot.
+ */
+static int remote_test_write(u64 id)
 {
 	struct remote_event_format_selftest *rec;
 	struct simple_rb_per_cpu *cpu_buffer;
 	unsigned long flags;
+	int ret = 0;
 
-	if (!READ_ONCE(remote_test_event_on[remote_event_id_selftest]))
-		return;
+	if (!remote_test_tracing || !READ_ONCE(remote_test_event_on[remote_event_id_selftest]))
+		return 0;
 
 	local_irq_save(flags);
 	cpu_buffer = remote_test_buffer(smp_processor_id());
-	if (cpu_buffer) {
+	if (!cpu_buffer) {
+		ret = -ENODEV;
+	} else {
 		rec = simple_ring_buffer_reserve(cpu_buffer, sizeof(*rec),
 						 ktime_get_boot_fast_ns());
 		if (rec) {
 			rec->hdr.id = remote_event_id_selftest;
 			rec->id = id;
 			simple_ring_buffer_commit(cpu_buffer);
+		} else {
+			ret = -EBUSY;
 		}
 	}
 	local_irq_restore(flags);
+	return ret;
 }
 
 static int remote_test_write_event(u64 id, void *priv)
 {
 	guard(mutex)(&remote_test_lock);
-	remote_test_write(id);
-	return 0;
+	return remote_test_write(id);
 }
 
 static const struct trace_remote_callbacks remote_test_cbs = {

@@ -29,8 +29,16 @@
  *          head->next |= HEAD                               (new head)
  *          tail->next = head                                (release it)
  *
- * Only the writer sets or clears UPDATE, and only the links it owns, so a
- * swap that sees no HEAD tag anywhere simply retries.
+ * Only the writer sets or clears UPDATE, and only the links it owns; a swap
+ * that finds UPDATE waits for the writer to finish moving the head.
+ *
+ * The swap does not scan the ring: it starts at @head_prev, the page it put
+ * before the head at the previous swap, and follows the links to the HEAD
+ * tag. The head only moves forward, so the walk is as long as the number of
+ * pages the writer overwrote since then, usually none.
+ *
+ * Time stamps never go backwards: an event stamped before the previous one
+ * (a clock resynchronized a little back) gets the previous one's stamp.
  *
  * This file must not depend on the rest of the kernel: it is also built into
  * the arm64 nVHE hypervisor and into native tests. The build checks that it
@@ -106,6 +114,11 @@ static void simple_rb_move_tail(struct simple_rb_per_cpu *cpu_buffer)
 	}
 
 	simple_bpage_reset(next);
+	/*
+	 * The page may be read by a non-consuming reader: its commit goes to
+	 * 0 before its new time stamp and events are written (see reserve).
+	 */
+	smp_wmb();
 	next->first_entry = meta->entries;
 	WRITE_ONCE(meta->pages_touched, meta->pages_touched + 1);
 	/* Pairs with the acquire in swap: our reads of tail->next are done. */
@@ -162,10 +175,11 @@ void *simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer,
 	length = (length + 7) & ~7UL;
 	size = length + SIMPLE_RB_EVENT_HDR;
 	tail = cpu_buffer->tail_page;
+	if (timestamp < cpu_buffer->write_stamp)
+		timestamp = cpu_buffer->write_stamp;
 
 	if (tail->write) {
-		if (timestamp > cpu_buffer->write_stamp)
-			delta = timestamp - cpu_buffer->write_stamp;
+		delta = timestamp - cpu_buffer->write_stamp;
 		if (delta >= SIMPLE_RB_TS_MAX)
 			size += SIMPLE_RB_TIME_EXTEND;
 		if (tail->write + size > SIMPLE_RB_DATA_SIZE) {
@@ -176,7 +190,13 @@ void *simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer,
 
 	if (!tail->write) {
 		/* First event of the page: the page carries the time stamp. */
-		tail->page->time_stamp = timestamp;
+		WRITE_ONCE(tail->page->time_stamp, timestamp);
+		/*
+		 * A reader that copied the previous content of this page checks
+		 * the stamp after the copy: the new stamp is visible before the
+		 * new events. Pairs with smp_rmb() in the reader.
+		 */
+		smp_wmb();
 		delta = 0;
 		size = length + SIMPLE_RB_EVENT_HDR;
 	}
@@ -252,10 +272,10 @@ static void simple_rb_publish_lost(struct simple_rb_per_cpu *cpu_buffer, u64 ove
  */
 int simple_ring_buffer_swap_reader_page(struct simple_rb_per_cpu *cpu_buffer)
 {
-	struct simple_buffer_page *reader, *head, *prev = NULL;
+	struct simple_buffer_page *reader, *head, *bpage, *prev = NULL;
 	struct trace_buffer_meta *meta = cpu_buffer->meta;
 	unsigned long link, commit;
-	unsigned int i, tries;
+	unsigned int steps;
 	u64 read_up_to, lost;
 
 	if (READ_ONCE(cpu_buffer->status) == SIMPLE_RB_UNAVAILABLE)
@@ -279,32 +299,32 @@ int simple_ring_buffer_swap_reader_page(struct simple_rb_per_cpu *cpu_buffer)
 	/* Final now; once back in the ring the writer may reuse the page. */
 	read_up_to = reader->first_entry + reader->entries;
 
-	for (tries = 0; tries < 1000; tries++) {
-		prev = NULL;
-		for (i = 0; i < cpu_buffer->nr_pages; i++) {
-			struct simple_buffer_page *bpage = &cpu_buffer->bpages[i];
-
-			if (bpage != reader && (READ_ONCE(bpage->next) & SIMPLE_RB_FLAG_HEAD)) {
-				prev = bpage;
-				break;
-			}
-		}
-		if (!prev) {
-			/* The writer is moving the head: try again. */
+	/* From the page before the head at the last swap, to the HEAD tag. */
+	bpage = cpu_buffer->head_prev;
+	for (steps = 0; steps < 2 * cpu_buffer->nr_pages; steps++) {
+		link = READ_ONCE(bpage->next);
+		if (link & SIMPLE_RB_FLAG_UPDATE) {
+			/* The writer is moving the head past this link. */
 			cpu_relax();
 			continue;
 		}
-
-		head = simple_bpage_next(prev);
+		if (!(link & SIMPLE_RB_FLAG_HEAD)) {
+			bpage = (struct simple_buffer_page *)link;
+			continue;
+		}
+		head = (struct simple_buffer_page *)(link & ~SIMPLE_RB_FLAG_MASK);
 		WRITE_ONCE(reader->next,
 			   (unsigned long)simple_bpage_next(head) | SIMPLE_RB_FLAG_HEAD);
-		link = (unsigned long)head | SIMPLE_RB_FLAG_HEAD;
-		if (cmpxchg(&prev->next, link, (unsigned long)reader) == link)
+		if (cmpxchg(&bpage->next, link, (unsigned long)reader) == link) {
+			prev = bpage;
 			break;
-		prev = NULL;
+		}
+		/* The writer took the head first: look again from here. */
 	}
 	if (!prev)
 		return -EBUSY;
+	/* The old reader page now precedes the head. */
+	cpu_buffer->head_prev = reader;
 
 	/*
 	 * The events between the old reader page and the new one were
@@ -381,6 +401,7 @@ static void simple_rb_setup_ring(struct simple_rb_per_cpu *cpu_buffer)
 	bpages[0].next = 0;
 
 	cpu_buffer->reader_page = &bpages[0];
+	cpu_buffer->head_prev = &bpages[n - 1];
 	cpu_buffer->tail_page = &bpages[1];
 	cpu_buffer->reader_commit = 0;
 	cpu_buffer->write_stamp = 0;

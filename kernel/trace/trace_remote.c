@@ -10,6 +10,15 @@
  * Lifecycle: the buffer is loaded (allocated and handed to the writer) when
  * tracing is turned on or a consuming reader opens, and unloaded when tracing
  * is off, no reader holds it and nothing is left to read.
+ *
+ * Files: every open file holds a reference on its remote and on the module
+ * that registered it, so the module cannot go while a file is open; once
+ * trace_remote_unregister() ran, every operation fails with -ENODEV.
+ *
+ * Readers follow the model of the kernel's own trace files: each open file
+ * has a mutex for its text and iterators, and consumers take the access
+ * lock of their CPU (or of all CPUs) around peek, print and consume, so that
+ * no event is printed twice or consumed unprinted.
  */
 
 #define pr_fmt(fmt) "trace_remote: " fmt
@@ -18,8 +27,13 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/mm.h>
 #include <linux/poll.h>
+#include <linux/refcount.h>
 #include <linux/ring_buffer.h>
+#include <linux/rwsem.h>
+#include <linux/sched/signal.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/tracefs.h>
 #include <linux/trace_remote.h>
@@ -41,10 +55,20 @@ MODULE_PARM_DESC(poll_ms, "Interval in ms at which open trace_pipe readers poll 
 
 struct trace_remote;
 
-/* The file private data of the per-CPU files (cpu) and the top files (-1). */
+/*
+ * The inode private data of the per-CPU files (cpu) and the top files (-1),
+ * with the access lock of consumers of that CPU.
+ */
 struct trace_remote_cpu {
-	struct trace_remote	*remote;
+	struct trace_remote	*remote;	/* first, see trace_remote_of_inode() */
 	int			cpu;
+	struct mutex		access;
+};
+
+/* The inode private data of an event's files. */
+struct trace_remote_event_file {
+	struct trace_remote	*remote;	/* first, see trace_remote_of_inode() */
+	struct remote_event	*event;
 };
 
 struct trace_remote {
@@ -55,8 +79,13 @@ struct trace_remote {
 	struct remote_event			*events;
 	size_t					nr_events;
 	struct dentry				*dentry;
+	refcount_t				ref;	/* registration + open files */
+
+	/* Consumers: all CPUs take it for writing, one CPU for reading. */
+	struct rw_semaphore			access_lock;
 
 	struct mutex				lock;	/* everything below */
+	bool					gone;	/* unregistered */
 	struct trace_buffer			*trace_buffer;
 	struct trace_buffer_desc		*trace_buffer_desc;
 	struct ring_buffer_remote		rb_remote;
@@ -69,12 +98,19 @@ struct trace_remote {
 	wait_queue_head_t			wait;
 	struct delayed_work			poll_work;
 	struct trace_remote_cpu			*cpus;	/* nr_cpu_ids + 1 */
+	struct trace_remote_event_file		*event_files;	/* nr_events */
 	char					name[];
 };
 
 static DEFINE_MUTEX(trace_remotes_lock);
 static LIST_HEAD(trace_remotes);
 static struct dentry *remotes_dir;
+
+/* Pages of a buffer of @size bytes per CPU, meta pages included. */
+static unsigned long trace_remote_buffer_pages(unsigned long size, unsigned int nr_cpus)
+{
+	return (max(DIV_ROUND_UP(size, PAGE_SIZE), 2UL) + 2) * nr_cpus;
+}
 
 static bool trace_remote_loaded(struct trace_remote *remote)
 {
@@ -130,7 +166,10 @@ static bool trace_remote_empty(struct trace_remote *remote, int cpu)
 	return true;
 }
 
-/* Unload if nobody needs the buffer any more. */
+/*
+ * Unload if nobody needs the buffer any more: once unregistered, what is
+ * left unread goes too.
+ */
 static void trace_remote_try_unload(struct trace_remote *remote)
 {
 	lockdep_assert_held(&remote->lock);
@@ -138,9 +177,11 @@ static void trace_remote_try_unload(struct trace_remote *remote)
 	if (!trace_remote_loaded(remote) || remote->tracing_on || remote->nr_users)
 		return;
 
-	ring_buffer_poll_remote(remote->trace_buffer, RING_BUFFER_ALL_CPUS);
-	if (!trace_remote_empty(remote, RING_BUFFER_ALL_CPUS))
-		return;
+	if (!remote->gone) {
+		ring_buffer_poll_remote(remote->trace_buffer, RING_BUFFER_ALL_CPUS);
+		if (!trace_remote_empty(remote, RING_BUFFER_ALL_CPUS))
+			return;
+	}
 
 	ring_buffer_free(remote->trace_buffer);
 	remote->trace_buffer = NULL;
@@ -180,15 +221,42 @@ static struct remote_event *trace_remote_find_event(struct trace_remote *remote,
 }
 
 /*
+ * Consumers of one CPU exclude each other and the consumers of all CPUs,
+ * as trace_access_lock() does for the kernel's own buffers.
+ */
+static void trace_remote_access_lock(struct trace_remote *remote, int cpu)
+{
+	if (cpu == RING_BUFFER_ALL_CPUS) {
+		down_write(&remote->access_lock);
+	} else {
+		down_read(&remote->access_lock);
+		mutex_lock(&remote->cpus[cpu].access);
+	}
+}
+
+static void trace_remote_access_unlock(struct trace_remote *remote, int cpu)
+{
+	if (cpu == RING_BUFFER_ALL_CPUS) {
+		up_write(&remote->access_lock);
+	} else {
+		mutex_unlock(&remote->cpus[cpu].access);
+		up_read(&remote->access_lock);
+	}
+}
+
+/*
  * Readers: trace (non-consuming) and trace_pipe (consuming), for all CPUs or
  * one. Text is built in @seq; @pos is how much of it was already read.
+ * @lock serializes the users of one open file (threads, pread, splice).
  */
 struct trace_remote_reader {
 	struct trace_remote		*remote;
 	int				cpu;
 	bool				consuming;
 	bool				holds_buffer;
+	struct mutex			lock;
 	struct ring_buffer_iter		**iters;	/* non-consuming, by CPU */
+	unsigned long			*iter_lost;	/* to report, by CPU */
 	struct trace_seq		seq;
 	size_t				pos;
 };
@@ -218,8 +286,8 @@ trace_remote_peek(struct trace_remote_reader *reader, int *cpu, u64 *ts,
 		} else {
 			if (!reader->iters[c])
 				continue;
-			l = 0;
 			event = ring_buffer_iter_peek(reader->iters[c], &t);
+			l = reader->iter_lost[c];
 		}
 		if (event && (!next || t < *ts)) {
 			next = event;
@@ -233,10 +301,12 @@ trace_remote_peek(struct trace_remote_reader *reader, int *cpu, u64 *ts,
 
 static void trace_remote_advance(struct trace_remote_reader *reader, int cpu)
 {
-	if (reader->consuming)
+	if (reader->consuming) {
 		ring_buffer_consume(reader->remote->trace_buffer, cpu, NULL, NULL);
-	else
+	} else {
 		ring_buffer_iter_advance(reader->iters[cpu]);
+		reader->iter_lost[cpu] = 0;
+	}
 }
 
 static void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
@@ -295,72 +365,193 @@ static bool trace_remote_reader_ready(struct trace_remote_reader *reader)
 	return !trace_remote_empty(reader->remote, reader->cpu);
 }
 
-static ssize_t trace_remote_read(struct file *filp, char __user *ubuf, size_t cnt,
-				 loff_t *ppos)
+static unsigned int trace_remote_poll_ms(void)
 {
+	return clamp_val(READ_ONCE(poll_ms), 1, 1000);
+}
+
+/*
+ * Sleep until there is something to read, the remote goes or a signal
+ * comes. When there is data that could not be read (the writer did not
+ * hand over a page), sleep one poll interval before trying again.
+ */
+static int trace_remote_wait(struct trace_remote_reader *reader)
+{
+	struct trace_remote *remote = reader->remote;
+
+	if (READ_ONCE(remote->gone))
+		return -ENODEV;
+	if (trace_remote_reader_ready(reader)) {
+		schedule_timeout_interruptible(msecs_to_jiffies(trace_remote_poll_ms()));
+		return signal_pending(current) ? -ERESTARTSYS : 0;
+	}
+	return wait_event_interruptible(remote->wait, READ_ONCE(remote->gone) ||
+					trace_remote_reader_ready(reader));
+}
+
+static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct file *filp = iocb->ki_filp;
 	struct trace_remote_reader *reader = filp->private_data;
 	struct trace_remote *remote = reader->remote;
-	size_t avail;
+	size_t avail, copied;
 	ssize_t ret;
 
-	if (!cnt)
+	if (!iov_iter_count(to))
 		return 0;
 
+	if (mutex_lock_interruptible(&reader->lock))
+		return -ERESTARTSYS;
 	for (;;) {
+		if (READ_ONCE(remote->gone)) {
+			ret = -ENODEV;
+			goto unlock;
+		}
 		avail = trace_seq_used(&reader->seq) - reader->pos;
 		if (avail)
 			break;
 
+		ret = 0;
 		if (!reader->holds_buffer)
-			return 0;
+			goto unlock;
 
+		if (reader->consuming)
+			trace_remote_access_lock(remote, reader->cpu);
 		trace_remote_fill(reader);
+		if (reader->consuming)
+			trace_remote_access_unlock(remote, reader->cpu);
 		if (trace_seq_used(&reader->seq))
 			continue;
 
 		/* Nothing to read. */
 		if (!reader->consuming)
-			return 0;
-		if (filp->f_flags & O_NONBLOCK)
-			return -EAGAIN;
-		ret = wait_event_interruptible(remote->wait, trace_remote_reader_ready(reader));
+			goto unlock;
+		ret = -EAGAIN;
+		if ((filp->f_flags & O_NONBLOCK) || (iocb->ki_flags & IOCB_NOWAIT))
+			goto unlock;
+		mutex_unlock(&reader->lock);
+		ret = trace_remote_wait(reader);
 		if (ret)
 			return ret;
+		if (mutex_lock_interruptible(&reader->lock))
+			return -ERESTARTSYS;
 	}
 
-	ret = min(avail, cnt);
-	if (copy_to_user(ubuf, reader->seq.buffer + reader->pos, ret))
-		return -EFAULT;
-	reader->pos += ret;
-	*ppos += ret;
+	copied = copy_to_iter(reader->seq.buffer + reader->pos, avail, to);
+	reader->pos += copied;
+	ret = copied ?: -EFAULT;
+unlock:
+	mutex_unlock(&reader->lock);
 	return ret;
 }
 
 static __poll_t trace_remote_poll_read(struct file *filp, struct poll_table_struct *pt)
 {
 	struct trace_remote_reader *reader = filp->private_data;
+	struct trace_remote *remote = reader->remote;
 
-	poll_wait(filp, &reader->remote->wait, pt);
-	if (trace_seq_used(&reader->seq) > reader->pos ||
-	    !trace_remote_empty(reader->remote, reader->cpu))
+	poll_wait(filp, &remote->wait, pt);
+	if (READ_ONCE(remote->gone))
+		return EPOLLIN | EPOLLRDNORM | EPOLLERR;
+	/* Unlocked: a stale answer only makes the caller read or poll again. */
+	if (trace_seq_used(&reader->seq) > READ_ONCE(reader->pos) ||
+	    (reader->holds_buffer && !trace_remote_empty(remote, reader->cpu)))
 		return EPOLLIN | EPOLLRDNORM;
 	return 0;
 }
 
-static void trace_remote_reset(struct trace_remote *remote, int cpu)
+/* Reset one CPU or all: consumers see the buffer before or after, whole. */
+static int trace_remote_reset(struct trace_remote *remote, int cpu)
 {
-	int c;
+	int c, ret = 0;
 
 	lockdep_assert_held(&remote->lock);
 
+	if (remote->gone)
+		return -ENODEV;
 	if (!trace_remote_loaded(remote))
-		return;
+		return 0;
 
-	for_each_possible_cpu(c) {
-		if (cpu == RING_BUFFER_ALL_CPUS || cpu == c)
-			ring_buffer_reset_cpu(remote->trace_buffer, c);
+	trace_remote_access_lock(remote, cpu);
+	for_each_cpu(c, &remote->buffer_cpus) {
+		if (cpu != RING_BUFFER_ALL_CPUS && cpu != c)
+			continue;
+		ret = ring_buffer_reset_remote_cpu(remote->trace_buffer, c);
+		if (ret)
+			break;
 	}
-	trace_remote_try_unload(remote);
+	trace_remote_access_unlock(remote, cpu);
+	if (!ret)
+		trace_remote_try_unload(remote);
+	return ret;
+}
+
+static struct trace_remote *trace_remote_of_inode(struct inode *inode)
+{
+	/* struct trace_remote_cpu and trace_remote_event_file start with it. */
+	return *(struct trace_remote **)inode->i_private;
+}
+
+/* Does @data (an inode's private data) belong to @remote? */
+static bool trace_remote_owns(struct trace_remote *remote, void *data)
+{
+	uintptr_t p = (uintptr_t)data;
+	uintptr_t cpus = (uintptr_t)remote->cpus;
+	uintptr_t efiles = (uintptr_t)remote->event_files;
+
+	return (p >= cpus && p < cpus + (nr_cpu_ids + 1) * sizeof(*remote->cpus)) ||
+	       (p >= efiles && p < efiles + remote->nr_events * sizeof(*remote->event_files));
+}
+
+/*
+ * Take a reference on the remote of a file being opened, and on its module.
+ * The inode may be one of a remote being unregistered: only a remote still
+ * listed is used, found without looking at the inode's private data first.
+ */
+static struct trace_remote *trace_remote_get(struct inode *inode)
+{
+	struct trace_remote *remote;
+	int ret;
+
+	ret = security_locked_down(LOCKDOWN_TRACEFS);
+	if (ret)
+		return ERR_PTR(ret);
+
+	guard(mutex)(&trace_remotes_lock);
+	list_for_each_entry(remote, &trace_remotes, list) {
+		if (!trace_remote_owns(remote, inode->i_private))
+			continue;
+		if (!try_module_get(remote->owner))
+			return ERR_PTR(-ENODEV);
+		refcount_inc(&remote->ref);
+		return remote;
+	}
+	return ERR_PTR(-ENODEV);
+}
+
+static void trace_remote_free(struct trace_remote *remote);
+
+static void trace_remote_put(struct trace_remote *remote)
+{
+	struct module *owner = remote->owner;
+
+	if (refcount_dec_and_test(&remote->ref))
+		trace_remote_free(remote);
+	module_put(owner);
+}
+
+/* open and release of the files that are not readers. */
+static int trace_remote_file_open(struct inode *inode, struct file *filp)
+{
+	struct trace_remote *remote = trace_remote_get(inode);
+
+	return PTR_ERR_OR_ZERO(remote);
+}
+
+static int trace_remote_file_release(struct inode *inode, struct file *filp)
+{
+	trace_remote_put(trace_remote_of_inode(inode));
+	return 0;
 }
 
 static void trace_remote_put_reader(struct trace_remote_reader *reader)
@@ -375,6 +566,7 @@ static void trace_remote_put_reader(struct trace_remote_reader *reader)
 		}
 		kfree(reader->iters);
 	}
+	kfree(reader->iter_lost);
 
 	scoped_guard(mutex, &remote->lock) {
 		if (reader->consuming)
@@ -383,7 +575,7 @@ static void trace_remote_put_reader(struct trace_remote_reader *reader)
 			remote->nr_users--;
 		trace_remote_try_unload(remote);
 	}
-	module_put(remote->owner);
+	trace_remote_put(remote);
 	kfree(reader);
 }
 
@@ -392,23 +584,29 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 			     size_t size)
 {
 	struct trace_remote_cpu *rcpu = inode->i_private;
-	struct trace_remote *remote = rcpu->remote;
 	struct trace_remote_reader *reader;
+	struct trace_remote *remote;
 	int cpu, ret = 0;
 
-	if (!try_module_get(remote->owner))
-		return -ENODEV;
+	remote = trace_remote_get(inode);
+	if (IS_ERR(remote))
+		return PTR_ERR(remote);
 
 	reader = kzalloc(size, GFP_KERNEL);
 	if (!reader) {
-		module_put(remote->owner);
+		trace_remote_put(remote);
 		return -ENOMEM;
 	}
 	reader->remote = remote;
 	reader->cpu = rcpu->cpu;
 	reader->consuming = consuming;
+	mutex_init(&reader->lock);
 
 	scoped_guard(mutex, &remote->lock) {
+		if (remote->gone) {
+			ret = -ENODEV;
+			break;
+		}
 		if (consuming) {
 			ret = trace_remote_load(remote);
 			if (ret)
@@ -427,10 +625,11 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 		goto fail;
 
 	if (consuming) {
-		schedule_delayed_work(&remote->poll_work, 0);
+		mod_delayed_work(system_wq, &remote->poll_work, 0);
 	} else if (reader->holds_buffer) {
 		reader->iters = kcalloc(nr_cpu_ids, sizeof(*reader->iters), GFP_KERNEL);
-		if (!reader->iters) {
+		reader->iter_lost = kcalloc(nr_cpu_ids, sizeof(*reader->iter_lost), GFP_KERNEL);
+		if (!reader->iters || !reader->iter_lost) {
 			ret = -ENOMEM;
 			goto fail;
 		}
@@ -443,6 +642,13 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 				ret = -ENOMEM;
 				goto fail;
 			}
+			/*
+			 * Nothing consumed since the last reset: every event the
+			 * writer overwrote came before the first one shown.
+			 */
+			if (!ring_buffer_read_events_cpu(remote->trace_buffer, cpu))
+				reader->iter_lost[cpu] =
+					ring_buffer_overrun_cpu(remote->trace_buffer, cpu);
 		}
 	}
 
@@ -458,6 +664,8 @@ static int trace_remote_release(struct inode *inode, struct file *filp)
 {
 	if (filp->private_data)
 		trace_remote_put_reader(filp->private_data);
+	else
+		trace_remote_put(trace_remote_of_inode(inode));
 	return 0;
 }
 
@@ -468,40 +676,62 @@ static int trace_remote_pipe_open(struct inode *inode, struct file *filp)
 	return ret ?: nonseekable_open(inode, filp);
 }
 
+/*
+ * trace: opened for reading, a non-consuming reader; opened with O_TRUNC, or
+ * written, it resets the buffer (of one CPU for per_cpu/cpuN/trace).
+ */
 static int trace_remote_trace_open(struct inode *inode, struct file *filp)
 {
+	struct trace_remote *remote;
 	struct trace_remote_cpu *rcpu = inode->i_private;
+	int ret;
+
+	if (filp->f_mode & FMODE_READ) {
+		ret = trace_remote_open(inode, filp, false, sizeof(struct trace_remote_reader));
+		if (ret)
+			return ret;
+		remote = rcpu->remote;
+	} else {
+		remote = trace_remote_get(inode);
+		if (IS_ERR(remote))
+			return PTR_ERR(remote);
+	}
 
 	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC)) {
-		guard(mutex)(&rcpu->remote->lock);
-		trace_remote_reset(rcpu->remote, rcpu->cpu);
+		scoped_guard(mutex, &remote->lock)
+			ret = trace_remote_reset(remote, rcpu->cpu);
+		if (ret) {
+			trace_remote_release(inode, filp);
+			return ret;
+		}
 	}
-	if (!(filp->f_mode & FMODE_READ))
-		return 0;
-	return trace_remote_open(inode, filp, false, sizeof(struct trace_remote_reader));
+	/* Offsets in the text mean nothing: no pread, no seek. */
+	return nonseekable_open(inode, filp);
 }
 
-/* Any write to trace resets the buffer (of one CPU for per_cpu/cpuN/trace). */
 static ssize_t trace_remote_trace_write(struct file *filp, const char __user *ubuf,
 					size_t cnt, loff_t *ppos)
 {
 	struct trace_remote_cpu *rcpu = file_inode(filp)->i_private;
+	int ret;
 
 	guard(mutex)(&rcpu->remote->lock);
-	trace_remote_reset(rcpu->remote, rcpu->cpu);
-	return cnt;
+	ret = trace_remote_reset(rcpu->remote, rcpu->cpu);
+	return ret ?: cnt;
 }
 
 static const struct file_operations trace_remote_pipe_fops = {
 	.open		= trace_remote_pipe_open,
-	.read		= trace_remote_read,
+	.read_iter	= trace_remote_read_iter,
+	.splice_read	= copy_splice_read,
 	.poll		= trace_remote_poll_read,
 	.release	= trace_remote_release,
 };
 
 static const struct file_operations trace_remote_trace_fops = {
 	.open		= trace_remote_trace_open,
-	.read		= trace_remote_read,
+	.read_iter	= trace_remote_read_iter,
+	.splice_read	= copy_splice_read,
 	.write		= trace_remote_trace_write,
 	.release	= trace_remote_release,
 };
@@ -558,38 +788,50 @@ static ssize_t trace_remote_raw_read_iter(struct kiocb *iocb, struct iov_iter *t
 	struct file *filp = iocb->ki_filp;
 	struct trace_remote_raw *raw =
 		container_of(filp->private_data, struct trace_remote_raw, reader);
-	struct trace_remote *remote = raw->reader.remote;
+	struct trace_remote_reader *reader = &raw->reader;
+	struct trace_remote *remote = reader->remote;
 	size_t page_size = ring_buffer_read_page_size(raw->page);
 	void *data = ring_buffer_read_page_data(raw->page);
 	size_t copied;
-	int ret;
+	ssize_t ret;
 
 	if (!iov_iter_count(to))
 		return 0;
 
+	if (mutex_lock_interruptible(&reader->lock))
+		return -ERESTARTSYS;
 	while (raw->pos >= raw->len) {
+		ret = -ENODEV;
+		if (READ_ONCE(remote->gone))
+			goto unlock;
 		memset(data, 0, page_size);
+		trace_remote_access_lock(remote, reader->cpu);
 		ret = ring_buffer_read_page(remote->trace_buffer, raw->page, page_size,
-					    raw->reader.cpu, 0);
+					    reader->cpu, 0);
+		trace_remote_access_unlock(remote, reader->cpu);
 		if (ret >= 0) {
 			/* Whole pages: the tools size their reads on them. */
 			raw->pos = 0;
 			raw->len = page_size;
 			break;
 		}
+		ret = -EAGAIN;
 		if ((filp->f_flags & O_NONBLOCK) || (iocb->ki_flags & IOCB_NOWAIT))
-			return -EAGAIN;
-		ret = wait_event_interruptible(remote->wait,
-					       trace_remote_reader_ready(&raw->reader));
+			goto unlock;
+		mutex_unlock(&reader->lock);
+		ret = trace_remote_wait(reader);
 		if (ret)
 			return ret;
+		if (mutex_lock_interruptible(&reader->lock))
+			return -ERESTARTSYS;
 	}
 
 	copied = copy_to_iter(data + raw->pos, raw->len - raw->pos, to);
-	if (!copied)
-		return -EFAULT;
 	raw->pos += copied;
-	return copied;
+	ret = copied ?: -EFAULT;
+unlock:
+	mutex_unlock(&reader->lock);
+	return ret;
 }
 
 static const struct file_operations trace_remote_raw_fops = {
@@ -643,15 +885,21 @@ static int trace_remote_parse_bool(const char __user *ubuf, size_t cnt, bool *va
 	return 0;
 }
 
+/* The remote of an open file: its reference keeps it. */
 static struct trace_remote *trace_remote_of(struct file *filp)
 {
-	struct trace_remote_cpu *rcpu = file_inode(filp)->i_private;
+	return trace_remote_of_inode(file_inode(filp));
+}
 
-	return rcpu->remote;
+static bool trace_remote_gone(struct file *filp)
+{
+	return READ_ONCE(trace_remote_of(filp)->gone);
 }
 
 static ssize_t tracing_on_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
 {
+	if (trace_remote_gone(filp))
+		return -ENODEV;
 	return trace_remote_read_text(ubuf, cnt, ppos, "%d\n",
 				      READ_ONCE(trace_remote_of(filp)->tracing_on));
 }
@@ -668,6 +916,8 @@ static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf, size
 		return ret;
 
 	guard(mutex)(&remote->lock);
+	if (remote->gone)
+		return -ENODEV;
 	if (val == remote->tracing_on)
 		return cnt;
 
@@ -707,6 +957,8 @@ static ssize_t stats_read(struct file *filp, char __user *ubuf, size_t cnt, loff
 		struct trace_buffer *buffer = remote->trace_buffer;
 		int cpu = rcpu->cpu;
 
+		if (remote->gone)
+			return -ENODEV;
 		if (!trace_remote_loaded(remote))
 			break;
 		if (!cpumask_test_cpu(cpu, &remote->buffer_cpus))
@@ -723,14 +975,18 @@ static ssize_t stats_read(struct file *filp, char __user *ubuf, size_t cnt, loff
 }
 
 static const struct file_operations stats_fops = {
-	.read	= stats_read,
-	.llseek	= default_llseek,
+	.open		= trace_remote_file_open,
+	.read		= stats_read,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
 };
 
 static const struct file_operations tracing_on_fops = {
-	.read	= tracing_on_read,
-	.write	= tracing_on_write,
-	.llseek	= default_llseek,
+	.open		= trace_remote_file_open,
+	.read		= tracing_on_read,
+	.write		= tracing_on_write,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
 };
 
 static ssize_t buffer_size_kb_read(struct file *filp, char __user *ubuf, size_t cnt,
@@ -739,6 +995,8 @@ static ssize_t buffer_size_kb_read(struct file *filp, char __user *ubuf, size_t 
 	struct trace_remote *remote = trace_remote_of(filp);
 
 	guard(mutex)(&remote->lock);
+	if (remote->gone)
+		return -ENODEV;
 	return trace_remote_read_text(ubuf, cnt, ppos, "%lu (%s)\n",
 				      remote->trace_buffer_size >> 10,
 				      trace_remote_loaded(remote) ? "loaded" : "unloaded");
@@ -757,8 +1015,13 @@ static ssize_t buffer_size_kb_write(struct file *filp, const char __user *ubuf, 
 	/* At most the memory there is, per CPU. */
 	if (!val || val > (totalram_pages() << (PAGE_SHIFT - 10)) / num_possible_cpus())
 		return -EINVAL;
+	/* And what is available now, as the kernel's own buffers check. */
+	if (trace_remote_buffer_pages(val << 10, num_possible_cpus()) > si_mem_available())
+		return -ENOMEM;
 
 	guard(mutex)(&remote->lock);
+	if (remote->gone)
+		return -ENODEV;
 	if (trace_remote_loaded(remote))
 		return -EBUSY;
 	remote->trace_buffer_size = val << 10;
@@ -766,13 +1029,17 @@ static ssize_t buffer_size_kb_write(struct file *filp, const char __user *ubuf, 
 }
 
 static const struct file_operations buffer_size_kb_fops = {
-	.read	= buffer_size_kb_read,
-	.write	= buffer_size_kb_write,
-	.llseek	= default_llseek,
+	.open		= trace_remote_file_open,
+	.read		= buffer_size_kb_read,
+	.write		= buffer_size_kb_write,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
 };
 
 static ssize_t trace_clock_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
 {
+	if (trace_remote_gone(filp))
+		return -ENODEV;
 	return trace_remote_read_text(ubuf, cnt, ppos, "[boot]\n");
 }
 
@@ -788,16 +1055,30 @@ static int available_events_show(struct seq_file *m, void *v)
 
 static int available_events_open(struct inode *inode, struct file *filp)
 {
-	struct trace_remote_cpu *rcpu = inode->i_private;
+	struct trace_remote *remote = trace_remote_get(inode);
+	int ret;
 
-	return single_open(filp, available_events_show, rcpu->remote);
+	if (IS_ERR(remote))
+		return PTR_ERR(remote);
+	ret = single_open(filp, available_events_show, remote);
+	if (ret)
+		trace_remote_put(remote);
+	return ret;
+}
+
+/* For the seq_file files: single_release(), then drop the reference. */
+static int trace_remote_single_release(struct inode *inode, struct file *filp)
+{
+	single_release(inode, filp);
+	trace_remote_put(trace_remote_of_inode(inode));
+	return 0;
 }
 
 static const struct file_operations available_events_fops = {
 	.open		= available_events_open,
 	.read		= seq_read,
 	.llseek		= seq_lseek,
-	.release	= single_release,
+	.release	= trace_remote_single_release,
 };
 
 /* write_event: the remote writes its selftest event on the calling CPU. */
@@ -811,17 +1092,23 @@ static ssize_t write_event_write(struct file *filp, const char __user *ubuf, siz
 	ret = kstrtou64_from_user(ubuf, cnt, 10, &id);
 	if (ret)
 		return ret;
+	if (READ_ONCE(remote->gone))
+		return -ENODEV;
 	ret = remote->cbs->write_event(id, remote->priv);
 	return ret ?: cnt;
 }
 
 static const struct file_operations write_event_fops = {
-	.write	= write_event_write,
+	.open		= trace_remote_file_open,
+	.write		= write_event_write,
+	.release	= trace_remote_file_release,
 };
 
 static const struct file_operations trace_clock_fops = {
-	.read	= trace_clock_read,
-	.llseek	= default_llseek,
+	.open		= trace_remote_file_open,
+	.read		= trace_clock_read,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
 };
 
 /* events/ */
@@ -840,48 +1127,46 @@ static int trace_remote_enable_event(struct trace_remote *remote, struct remote_
 	return ret;
 }
 
-static ssize_t event_enable_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+static struct remote_event *trace_remote_event_of(struct file *filp)
 {
-	struct remote_event *re = file_inode(filp)->i_private;
+	struct trace_remote_event_file *ef = file_inode(filp)->i_private;
 
-	return trace_remote_read_text(ubuf, cnt, ppos, "%d\n", READ_ONCE(re->enabled));
+	return ef->event;
 }
 
-static struct trace_remote *trace_remote_of_event(struct remote_event *re)
+static ssize_t event_enable_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
 {
-	struct trace_remote *remote;
+	struct remote_event *re = trace_remote_event_of(filp);
 
-	guard(mutex)(&trace_remotes_lock);
-	list_for_each_entry(remote, &trace_remotes, list) {
-		if (re >= remote->events && re < remote->events + remote->nr_events)
-			return remote;
-	}
-	return NULL;
+	if (trace_remote_gone(filp))
+		return -ENODEV;
+	return trace_remote_read_text(ubuf, cnt, ppos, "%d\n", READ_ONCE(re->enabled));
 }
 
 static ssize_t event_enable_write(struct file *filp, const char __user *ubuf, size_t cnt,
 				  loff_t *ppos)
 {
-	struct remote_event *re = file_inode(filp)->i_private;
-	struct trace_remote *remote = trace_remote_of_event(re);
+	struct trace_remote *remote = trace_remote_of(filp);
 	bool val;
 	int ret;
 
-	if (!remote)
-		return -ENODEV;
 	ret = trace_remote_parse_bool(ubuf, cnt, &val);
 	if (ret)
 		return ret;
 
 	guard(mutex)(&remote->lock);
-	ret = trace_remote_enable_event(remote, re, val);
+	if (remote->gone)
+		return -ENODEV;
+	ret = trace_remote_enable_event(remote, trace_remote_event_of(filp), val);
 	return ret ?: cnt;
 }
 
 static const struct file_operations event_enable_fops = {
-	.read	= event_enable_read,
-	.write	= event_enable_write,
-	.llseek	= default_llseek,
+	.open		= trace_remote_file_open,
+	.read		= event_enable_read,
+	.write		= event_enable_write,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
 };
 
 static ssize_t events_enable_read(struct file *filp, char __user *ubuf, size_t cnt,
@@ -892,6 +1177,8 @@ static ssize_t events_enable_read(struct file *filp, char __user *ubuf, size_t c
 	size_t i;
 
 	guard(mutex)(&remote->lock);
+	if (remote->gone)
+		return -ENODEV;
 	for (i = 0; i < remote->nr_events; i++) {
 		if (remote->events[i].enabled)
 			on = true;
@@ -914,6 +1201,8 @@ static ssize_t events_enable_write(struct file *filp, const char __user *ubuf, s
 		return ret;
 
 	guard(mutex)(&remote->lock);
+	if (remote->gone)
+		return -ENODEV;
 	for (i = 0; i < remote->nr_events; i++) {
 		ret = trace_remote_enable_event(remote, &remote->events[i], val);
 		if (ret)
@@ -923,20 +1212,38 @@ static ssize_t events_enable_write(struct file *filp, const char __user *ubuf, s
 }
 
 static const struct file_operations events_enable_fops = {
-	.read	= events_enable_read,
-	.write	= events_enable_write,
-	.llseek	= default_llseek,
+	.open		= trace_remote_file_open,
+	.read		= events_enable_read,
+	.write		= events_enable_write,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
 };
 
 static ssize_t event_id_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	if (trace_remote_gone(filp))
+		return -ENODEV;
+	return trace_remote_read_text(ubuf, cnt, ppos, "%u\n", trace_remote_event_of(filp)->id);
+}
+
+static const struct file_operations event_id_fops = {
+	.open		= trace_remote_file_open,
+	.read		= event_id_read,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
+};
+
+/* The id of events/ftrace/remote: not a remote's event. */
+static ssize_t static_event_id_read(struct file *filp, char __user *ubuf, size_t cnt,
+				    loff_t *ppos)
 {
 	struct remote_event *re = file_inode(filp)->i_private;
 
 	return trace_remote_read_text(ubuf, cnt, ppos, "%u\n", re->id);
 }
 
-static const struct file_operations event_id_fops = {
-	.read	= event_id_read,
+static const struct file_operations static_event_id_fops = {
+	.read	= static_event_id_read,
 	.llseek	= default_llseek,
 };
 
@@ -961,11 +1268,32 @@ static int event_format_show(struct seq_file *m, void *v)
 
 static int event_format_open(struct inode *inode, struct file *filp)
 {
-	return single_open(filp, event_format_show, inode->i_private);
+	struct trace_remote *remote = trace_remote_get(inode);
+	struct trace_remote_event_file *ef = inode->i_private;
+	int ret;
+
+	if (IS_ERR(remote))
+		return PTR_ERR(remote);
+	ret = single_open(filp, event_format_show, ef->event);
+	if (ret)
+		trace_remote_put(remote);
+	return ret;
 }
 
 static const struct file_operations event_format_fops = {
 	.open		= event_format_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= trace_remote_single_release,
+};
+
+static int static_event_format_open(struct inode *inode, struct file *filp)
+{
+	return single_open(filp, event_format_show, inode->i_private);
+}
+
+static const struct file_operations static_event_format_fops = {
+	.open		= static_event_format_open,
 	.read		= seq_read,
 	.llseek		= seq_lseek,
 	.release	= single_release,
@@ -997,9 +1325,11 @@ static ssize_t event_filter_write(struct file *filp, const char __user *ubuf, si
 }
 
 static const struct file_operations event_filter_fops = {
-	.read	= event_filter_read,
-	.write	= event_filter_write,
-	.llseek	= default_llseek,
+	.open		= trace_remote_file_open,
+	.read		= event_filter_read,
+	.write		= event_filter_write,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
 };
 
 static ssize_t header_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
@@ -1057,9 +1387,9 @@ static int trace_remote_create_events(struct trace_remote *remote)
 		d = tracefs_create_dir(remote_ftrace_event.name, d);
 		if (!d)
 			return -ENOMEM;
-		tracefs_create_file("id", 0444, d, &remote_ftrace_event, &event_id_fops);
+		tracefs_create_file("id", 0444, d, &remote_ftrace_event, &static_event_id_fops);
 		tracefs_create_file("format", 0444, d, &remote_ftrace_event,
-				    &event_format_fops);
+				    &static_event_format_fops);
 	}
 
 	sys = tracefs_create_dir(remote->name, events);
@@ -1067,17 +1397,17 @@ static int trace_remote_create_events(struct trace_remote *remote)
 		return -ENOMEM;
 	/* The remote is the only system: its switches are the top-level ones. */
 	tracefs_create_file("enable", 0644, sys, &remote->cpus[nr_cpu_ids], &events_enable_fops);
-	tracefs_create_file("filter", 0644, sys, NULL, &event_filter_fops);
+	tracefs_create_file("filter", 0644, sys, &remote->cpus[nr_cpu_ids], &event_filter_fops);
 	for (i = 0; i < remote->nr_events; i++) {
-		struct remote_event *re = &remote->events[i];
+		struct trace_remote_event_file *ef = &remote->event_files[i];
 
-		d = tracefs_create_dir(re->name, sys);
+		d = tracefs_create_dir(ef->event->name, sys);
 		if (!d)
 			return -ENOMEM;
-		tracefs_create_file("enable", 0644, d, re, &event_enable_fops);
-		tracefs_create_file("id", 0444, d, re, &event_id_fops);
-		tracefs_create_file("format", 0444, d, re, &event_format_fops);
-		tracefs_create_file("filter", 0644, d, re, &event_filter_fops);
+		tracefs_create_file("enable", 0644, d, ef, &event_enable_fops);
+		tracefs_create_file("id", 0444, d, ef, &event_id_fops);
+		tracefs_create_file("format", 0444, d, ef, &event_format_fops);
+		tracefs_create_file("filter", 0644, d, ef, &event_filter_fops);
 	}
 	return 0;
 }
@@ -1131,8 +1461,16 @@ static struct trace_remote *trace_remote_find(const char *name)
 	return NULL;
 }
 
+/* The last reference is gone: no file is open, unregistered. */
 static void trace_remote_free(struct trace_remote *remote)
 {
+	int cpu;
+
+	cancel_delayed_work_sync(&remote->poll_work);
+	for (cpu = 0; cpu <= nr_cpu_ids; cpu++)
+		mutex_destroy(&remote->cpus[cpu].access);
+	mutex_destroy(&remote->lock);
+	kfree(remote->event_files);
 	kfree(remote->cpus);
 	kfree(remote);
 }
@@ -1144,11 +1482,13 @@ static void trace_remote_free(struct trace_remote *remote)
  * @name:	Directory name; also the events' system name.
  * @cbs:	What the remote does; see struct trace_remote_callbacks.
  * @priv:	Passed to the callbacks.
- * @events:	The events the remote can write, with unique ids from 1.
+ * @events:	The events the remote can write, with unique ids from 1. The
+ *		array belongs to the remote until trace_remote_unregister().
  * @nr_events:	Number of @events.
  *
- * Return: 0, -EINVAL for a bad name or event list, -EEXIST if @name is taken,
- * -ENODEV without tracefs, or -ENOMEM.
+ * Return: 0, -EINVAL for a bad name, callbacks or event list, -EEXIST if
+ * @name is taken, -ENODEV without tracefs, or -ENOMEM. On error, @events is
+ * left as it was.
  */
 int __trace_remote_register(struct module *owner, const char *name,
 			    const struct trace_remote_callbacks *cbs, void *priv,
@@ -1158,9 +1498,12 @@ int __trace_remote_register(struct module *owner, const char *name,
 	size_t i, j;
 	int cpu, ret;
 
-	if (!name || !*name || strchr(name, '/') || !cbs || !cbs->load_trace_buffer ||
+	if (!name || !*name || strchr(name, '/') || !strcmp(name, ".") ||
+	    !strcmp(name, "..") || !cbs || !cbs->load_trace_buffer ||
 	    !cbs->unload_trace_buffer || !cbs->enable_tracing || !cbs->swap_reader_page ||
-	    !cbs->enable_event)
+	    !cbs->reset || !cbs->enable_event)
+		return -EINVAL;
+	if (nr_events > USHRT_MAX)
 		return -EINVAL;
 	for (i = 0; i < nr_events; i++) {
 		if (!events[i].id || !events[i].name || !events[i].print ||
@@ -1176,13 +1519,21 @@ int __trace_remote_register(struct module *owner, const char *name,
 	if (!remote)
 		return -ENOMEM;
 	remote->cpus = kcalloc(nr_cpu_ids + 1, sizeof(*remote->cpus), GFP_KERNEL);
-	if (!remote->cpus) {
+	remote->event_files = kcalloc(nr_events, sizeof(*remote->event_files), GFP_KERNEL);
+	if (!remote->cpus || (nr_events && !remote->event_files)) {
+		kfree(remote->event_files);
+		kfree(remote->cpus);
 		kfree(remote);
 		return -ENOMEM;
 	}
 	for (cpu = 0; cpu <= nr_cpu_ids; cpu++) {
 		remote->cpus[cpu].remote = remote;
 		remote->cpus[cpu].cpu = cpu < nr_cpu_ids ? cpu : RING_BUFFER_ALL_CPUS;
+		mutex_init(&remote->cpus[cpu].access);
+	}
+	for (i = 0; i < nr_events; i++) {
+		remote->event_files[i].remote = remote;
+		remote->event_files[i].event = &events[i];
 	}
 	strscpy(remote->name, name, strlen(name) + 1);
 	remote->cbs = cbs;
@@ -1194,19 +1545,21 @@ int __trace_remote_register(struct module *owner, const char *name,
 	remote->rb_remote.swap_reader_page = cbs->swap_reader_page;
 	remote->rb_remote.reset = cbs->reset;
 	remote->rb_remote.priv = priv;
+	refcount_set(&remote->ref, 1);
+	init_rwsem(&remote->access_lock);
 	mutex_init(&remote->lock);
 	init_waitqueue_head(&remote->wait);
 	INIT_DELAYED_WORK(&remote->poll_work, trace_remote_poll);
-	for (i = 0; i < nr_events; i++) {
-		events[i].fields = events[i].get_fields(&events[i].nr_fields);
-		events[i].enabled = false;
-	}
 
 	guard(mutex)(&trace_remotes_lock);
 
 	if (trace_remote_find(name)) {
 		ret = -EEXIST;
 		goto fail;
+	}
+	for (i = 0; i < nr_events; i++) {
+		events[i].fields = events[i].get_fields(&events[i].nr_fields);
+		events[i].enabled = false;
 	}
 	if (!remotes_dir) {
 		remotes_dir = tracefs_create_dir("remotes", NULL);
@@ -1236,11 +1589,15 @@ fail:
 EXPORT_SYMBOL_GPL(__trace_remote_register);
 
 /**
- * trace_remote_unregister() - Remove a remote registered by a module
+ * trace_remote_unregister() - Remove a remote
  * @name:	The name given to trace_remote_register().
  *
- * Stops tracing and unloads the buffer. The module is pinned while any file
- * is open, so this is only reached once they are all closed.
+ * Removes the remote's directory, stops tracing and unloads the buffer.
+ * Files still open fail every operation with -ENODEV from now on. A module
+ * remote is pinned while any of its files is open, so its module_exit()
+ * only runs once they are all closed; a remote built into the kernel may
+ * have its @unload_trace_buffer callback called after this returns, by the
+ * release of the last reader that held its buffer.
  */
 void trace_remote_unregister(const char *name)
 {
@@ -1251,21 +1608,21 @@ void trace_remote_unregister(const char *name)
 		if (!remote)
 			return;
 		list_del(&remote->list);
-		tracefs_remove(remote->dentry);
 	}
+	tracefs_remove(remote->dentry);
 
-	cancel_delayed_work_sync(&remote->poll_work);
 	scoped_guard(mutex, &remote->lock) {
+		remote->gone = true;
 		if (remote->tracing_on)
 			remote->cbs->enable_tracing(false, remote->priv);
 		remote->tracing_on = false;
-		if (trace_remote_loaded(remote)) {
-			ring_buffer_free(remote->trace_buffer);
-			remote->cbs->unload_trace_buffer(remote->trace_buffer_desc, remote->priv);
-			remote->trace_buffer = NULL;
-		}
+		trace_remote_try_unload(remote);
 	}
-	trace_remote_free(remote);
+	wake_up_all(&remote->wait);
+	cancel_delayed_work_sync(&remote->poll_work);
+
+	if (refcount_dec_and_test(&remote->ref))
+		trace_remote_free(remote);
 }
 EXPORT_SYMBOL_GPL(trace_remote_unregister);
 
@@ -1275,7 +1632,8 @@ EXPORT_SYMBOL_GPL(trace_remote_unregister);
  * @cpumask:	The CPUs to allocate a buffer for.
  *
  * Each CPU gets a zeroed meta page and max(DIV_ROUND_UP(@size, PAGE_SIZE), 2)
- * + 1 data pages, described in the returned descriptor.
+ * + 1 data pages, described in the returned descriptor. An allocation that
+ * cannot be satisfied fails rather than invoking the OOM killer.
  *
  * Return: the descriptor, to free with trace_remote_free_buffer(), or an
  * ERR_PTR().
@@ -1283,18 +1641,23 @@ EXPORT_SYMBOL_GPL(trace_remote_unregister);
 struct trace_buffer_desc *trace_remote_alloc_buffer(unsigned long size,
 						    const struct cpumask *cpumask)
 {
-	unsigned int nr_pages = max(DIV_ROUND_UP(size, PAGE_SIZE), 2UL) + 1;
+	const gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_ZERO;
 	struct trace_buffer_desc *desc;
 	struct ring_buffer_desc *rbdesc;
+	unsigned int nr_pages, i;
 	size_t len;
-	unsigned int i;
 	int cpu;
 
-	if (!size || cpumask_empty(cpumask))
+	if (!size || size > ULONG_MAX - PAGE_SIZE || cpumask_empty(cpumask))
 		return ERR_PTR(-EINVAL);
+	nr_pages = max(DIV_ROUND_UP(size, PAGE_SIZE), 2UL) + 1;
+	if (nr_pages > INT_MAX / sizeof(unsigned long))
+		return ERR_PTR(-EINVAL);
+	if (trace_remote_buffer_pages(size, cpumask_weight(cpumask)) > si_mem_available())
+		return ERR_PTR(-ENOMEM);
 
 	len = sizeof(*desc) + cpumask_weight(cpumask) * ring_buffer_desc_size(nr_pages);
-	desc = kvzalloc(len, GFP_KERNEL);
+	desc = kvzalloc(len, GFP_KERNEL | __GFP_RETRY_MAYFAIL);
 	if (!desc)
 		return ERR_PTR(-ENOMEM);
 	desc->struct_len = len;
@@ -1303,14 +1666,15 @@ struct trace_buffer_desc *trace_remote_alloc_buffer(unsigned long size,
 	for_each_cpu(cpu, cpumask) {
 		rbdesc->cpu = cpu;
 		desc->nr_cpus++;
-		rbdesc->meta_va = get_zeroed_page(GFP_KERNEL);
+		rbdesc->meta_va = __get_free_page(gfp);
 		if (!rbdesc->meta_va)
 			goto fail;
 		for (i = 0; i < nr_pages; i++) {
-			rbdesc->page_va[i] = get_zeroed_page(GFP_KERNEL);
+			rbdesc->page_va[i] = __get_free_page(gfp);
 			if (!rbdesc->page_va[i])
 				goto fail;
 			rbdesc->nr_page_va = i + 1;
+			cond_resched();
 		}
 		rbdesc = __next_ring_buffer_desc(rbdesc);
 	}
@@ -1334,8 +1698,10 @@ void trace_remote_free_buffer(struct trace_buffer_desc *desc)
 
 	for_each_ring_buffer_desc(rbdesc, n, desc) {
 		free_page(rbdesc->meta_va);
-		for (i = 0; i < rbdesc->nr_page_va; i++)
+		for (i = 0; i < rbdesc->nr_page_va; i++) {
 			free_page(rbdesc->page_va[i]);
+			cond_resched();
+		}
 	}
 	kvfree(desc);
 }

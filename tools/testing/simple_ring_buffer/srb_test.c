@@ -216,6 +216,29 @@ static int test_time_extend(void)
 	return 0;
 }
 
+/* A clock stepping back at any event, page boundaries included. */
+static int test_time_monotonic(void)
+{
+	struct buf *b = buf_new(8);
+	u64 ts = 1000000, prev = 0;
+	int n, i;
+
+	for (i = 1; i <= 4 * PER_PAGE; i++) {
+		/* Back by 500 ns every few events. */
+		ts = i % 7 ? ts + 100 : ts - 500;
+		CHECK(!write_event(b, i, ts), "reserve failed");
+	}
+	n = srb_consume(&b->reader, events, MAX_EVENTS);
+	CHECK(n == 4 * PER_PAGE, "read %d: %s", n, b->reader.error);
+	for (i = 0; i < n; i++) {
+		CHECK(events[i].ts >= prev, "event %d at %llu after %llu", i,
+		      (unsigned long long)events[i].ts, (unsigned long long)prev);
+		prev = events[i].ts;
+	}
+	buf_free(b);
+	return 0;
+}
+
 static int test_reset(void)
 {
 	struct buf *b = buf_new(4);
@@ -425,6 +448,7 @@ static const struct {
 	{ "wrap-around", test_wrap },
 	{ "overwrite-lost-counts", test_overwrite },
 	{ "time-extend", test_time_extend },
+	{ "time-never-goes-back", test_time_monotonic },
 	{ "reset-mid-stream", test_reset },
 	{ "nested-reserve-counted", test_nested },
 	{ "disabled-and-limits", test_disabled_and_limits },

@@ -10,6 +10,7 @@
 #define smp_store_release(p, v)	(__atomic_store_n((p), (v), __ATOMIC_RELEASE))
 #define smp_load_acquire(p)	(__atomic_load_n((p), __ATOMIC_ACQUIRE))
 #define smp_rmb()		(__atomic_thread_fence(__ATOMIC_ACQUIRE))
+#define smp_wmb()		(__atomic_thread_fence(__ATOMIC_RELEASE))
 #define cmpxchg(ptr, o, n) ({						\
 	__typeof__(*(ptr)) __old = (o);					\
 	__atomic_compare_exchange_n((ptr), &__old, (n), false,		\
