@@ -253,6 +253,7 @@ struct trace_remote_reader {
 	struct trace_remote		*remote;
 	int				cpu;
 	bool				consuming;
+	bool				counted;	/* in nr_readers */
 	bool				holds_buffer;
 	struct mutex			lock;
 	struct ring_buffer_iter		**iters;	/* non-consuming, by CPU */
@@ -492,15 +493,18 @@ static struct trace_remote *trace_remote_of_inode(struct inode *inode)
 	return *(struct trace_remote **)inode->i_private;
 }
 
-/* Does @data (an inode's private data) belong to @remote? */
+/* Is @data (an inode's private data) one of the elements of @remote? */
 static bool trace_remote_owns(struct trace_remote *remote, void *data)
 {
 	uintptr_t p = (uintptr_t)data;
 	uintptr_t cpus = (uintptr_t)remote->cpus;
 	uintptr_t efiles = (uintptr_t)remote->event_files;
 
-	return (p >= cpus && p < cpus + (nr_cpu_ids + 1) * sizeof(*remote->cpus)) ||
-	       (p >= efiles && p < efiles + remote->nr_events * sizeof(*remote->event_files));
+	if (p >= cpus && p < cpus + (nr_cpu_ids + 1) * sizeof(*remote->cpus))
+		return !((p - cpus) % sizeof(*remote->cpus));
+	if (p >= efiles && p < efiles + remote->nr_events * sizeof(*remote->event_files))
+		return !((p - efiles) % sizeof(*remote->event_files));
+	return false;
 }
 
 /*
@@ -569,7 +573,7 @@ static void trace_remote_put_reader(struct trace_remote_reader *reader)
 	kfree(reader->iter_lost);
 
 	scoped_guard(mutex, &remote->lock) {
-		if (reader->consuming)
+		if (reader->counted)
 			remote->nr_readers--;
 		if (reader->holds_buffer)
 			remote->nr_users--;
@@ -612,6 +616,7 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 			if (ret)
 				break;
 			remote->nr_readers++;
+			reader->counted = true;
 		}
 		if (!trace_remote_loaded(remote))
 			break;
@@ -834,11 +839,22 @@ unlock:
 	return ret;
 }
 
+/* The rest of a page partly read is ready too. */
+static __poll_t trace_remote_raw_poll(struct file *filp, struct poll_table_struct *pt)
+{
+	struct trace_remote_raw *raw =
+		container_of(filp->private_data, struct trace_remote_raw, reader);
+
+	if (READ_ONCE(raw->pos) < READ_ONCE(raw->len))
+		return EPOLLIN | EPOLLRDNORM;
+	return trace_remote_poll_read(filp, pt);
+}
+
 static const struct file_operations trace_remote_raw_fops = {
 	.open		= trace_remote_raw_open,
 	.read_iter	= trace_remote_raw_read_iter,
 	.splice_read	= copy_splice_read,
-	.poll		= trace_remote_poll_read,
+	.poll		= trace_remote_raw_poll,
 	.release	= trace_remote_raw_release,
 };
 
@@ -1048,6 +1064,8 @@ static int available_events_show(struct seq_file *m, void *v)
 	struct trace_remote *remote = m->private;
 	size_t i;
 
+	if (READ_ONCE(remote->gone))
+		return -ENODEV;
 	for (i = 0; i < remote->nr_events; i++)
 		seq_printf(m, "%s:%s\n", remote->name, remote->events[i].name);
 	return 0;
@@ -1247,9 +1265,8 @@ static const struct file_operations static_event_id_fops = {
 	.llseek	= default_llseek,
 };
 
-static int event_format_show(struct seq_file *m, void *v)
+static int event_format_show(struct seq_file *m, struct remote_event *re)
 {
-	struct remote_event *re = m->private;
 	unsigned int i;
 
 	seq_printf(m, "name: %s\nID: %u\nformat:\n", re->name, re->id);
@@ -1266,15 +1283,24 @@ static int event_format_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/* The format of a remote's event: nothing once the remote is gone. */
+static int remote_event_format_show(struct seq_file *m, void *v)
+{
+	struct trace_remote_event_file *ef = m->private;
+
+	if (READ_ONCE(ef->remote->gone))
+		return -ENODEV;
+	return event_format_show(m, ef->event);
+}
+
 static int event_format_open(struct inode *inode, struct file *filp)
 {
 	struct trace_remote *remote = trace_remote_get(inode);
-	struct trace_remote_event_file *ef = inode->i_private;
 	int ret;
 
 	if (IS_ERR(remote))
 		return PTR_ERR(remote);
-	ret = single_open(filp, event_format_show, ef->event);
+	ret = single_open(filp, remote_event_format_show, inode->i_private);
 	if (ret)
 		trace_remote_put(remote);
 	return ret;
@@ -1287,9 +1313,14 @@ static const struct file_operations event_format_fops = {
 	.release	= trace_remote_single_release,
 };
 
+static int static_event_format_show(struct seq_file *m, void *v)
+{
+	return event_format_show(m, m->private);
+}
+
 static int static_event_format_open(struct inode *inode, struct file *filp)
 {
-	return single_open(filp, event_format_show, inode->i_private);
+	return single_open(filp, static_event_format_show, inode->i_private);
 }
 
 static const struct file_operations static_event_format_fops = {
