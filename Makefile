@@ -51,7 +51,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 
 export BASE_VERSION BASE_TARBALL BASE SRC OBJ IMAGE INITRAMFS MODE SMP MEM TIMEOUT DEBUG
 
-.PHONY: all deps base assemble config kernel initramfs run check bench series \
+.PHONY: all deps base assemble config kernel initramfs run check stress bench series \
 	refresh help clean distclean FORCE
 
 all: kernel initramfs
@@ -92,6 +92,11 @@ run: all
 check: all
 	@scripts/check.sh
 
+# Everything at once on both remotes, DURATION seconds per remote and mode.
+DURATION	?= 60
+stress: all
+	@STRESS=1 DURATION=$(DURATION) scripts/check.sh
+
 bench: all
 	@$(MAKE) --no-print-directory NOTRACE=1 all
 	@scripts/bench.sh
@@ -110,6 +115,9 @@ help:
 	@echo '                     interactive shell when stdin is a terminal'
 	@echo '  make check         build, run the host tests and the guest tests in protected'
 	@echo '                     and nvhe mode; ends with "N passed, M failed"'
+	@echo '  make stress        DURATION=60 (default): writers, consumers, resets, hotplug,'
+	@echo '                     rmmod attempts at once on each remote, in each mode; every'
+	@echo '                     event accounted for (see scripts/guest/stress.sh)'
 	@echo '  make bench         print the writer benchmark (host ns/event; guest ratio'
 	@echo '                     against the kernel ring buffer) and the hypervisor tracing'
 	@echo '                     overhead (hypercall and guest-exit loops: compiled out,'

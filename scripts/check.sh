@@ -9,13 +9,21 @@
 # as failed: every test we run is one we expect to run on this config.
 #
 # Environment: TESTS (grep -E pattern; only matching tests run),
-# MODES (default "protected nvhe"), CHECK_TIMEOUT (seconds per guest run).
+# MODES (default "protected nvhe"), CHECK_TIMEOUT (seconds per guest run),
+# STRESS=1 (make stress: no host tests; the guest runs stress.sh for
+# DURATION seconds instead of the tests).
 set -uo pipefail
 
 TESTS=${TESTS:-.}
 MODES=${MODES:-protected nvhe}
 CHECK_TIMEOUT=${CHECK_TIMEOUT:-900}
+STRESS=${STRESS:-0}
+DURATION=${DURATION:-60}
 dir=build/logs/check
+if [ "$STRESS" = 1 ]; then
+	dir=build/logs/stress
+	TESTS='^guest:'
+fi
 mkdir -p "$dir"
 results=$dir/results
 : > "$results"
@@ -24,7 +32,7 @@ want() { echo "$1" | grep -qE -- "$TESTS"; }
 
 # What the kernel prints when something went wrong: WARN, BUG, oops, KASAN,
 # lockdep, kmemleak, RCU stalls, hung tasks, a hypervisor panic.
-SPLATS='WARNING: |BUG: |Oops|Unable to handle kernel|KASAN|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|unreferenced object|rcu_preempt detected stall|INFO: rcu|INFO: task .* blocked|hyp panic|Kernel panic'
+SPLATS='WARNING: |BUG: |Oops|Unable to handle kernel|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|unreferenced object|suspected memory leak|rcu_preempt detected stall|INFO: rcu|INFO: task .* blocked|hyp panic|Kernel panic'
 
 
 record() {
@@ -69,9 +77,14 @@ for mode in $MODES; do
 	name=guest:$mode
 	echo "-- $name (log: $dir/$mode.console.log)"
 	gres=$dir/$mode.results
-	printf 'MODE=%s FILTER=%q exec /usr/share/guest/check.sh\n' \
-		"$mode" "$(echo "$TESTS" | sed 's/^guest:[a-z]*://')" > "$dir/$mode.cmd"
-	MODE=$mode TIMEOUT=$CHECK_TIMEOUT LOGNAME_RUN=check/$mode RESULTS_OUT=$gres \
+	if [ "$STRESS" = 1 ]; then
+		printf 'MODE=%s DURATION=%d exec /usr/share/guest/stress.sh\n' \
+			"$mode" "$DURATION" > "$dir/$mode.cmd"
+	else
+		printf 'MODE=%s FILTER=%q exec /usr/share/guest/check.sh\n' \
+			"$mode" "$(echo "$TESTS" | sed 's/^guest:[a-z]*://')" > "$dir/$mode.cmd"
+	fi
+	MODE=$mode TIMEOUT=$CHECK_TIMEOUT LOGNAME_RUN=${dir#build/logs/}/$mode RESULTS_OUT=$gres \
 		scripts/run-qemu.sh "$dir/$mode.cmd" > "$dir/$mode.out" 2>&1
 	rc=$?
 	tr -d '\r' < "$gres" | while read -r r n; do

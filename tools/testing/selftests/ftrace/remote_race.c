@@ -18,9 +18,19 @@
  * LOST line accounts for. pread() and splice() fall back to read() on a
  * file that refuses them (ESPIPE, EINVAL).
  *
- * -R reads trace_pipe_raw files: every read must return one whole page of
+ * -R, or a file named *trace_pipe_raw, reads trace_pipe_raw pages: every
+ * read must return one whole page of
  * selftest events, with a non-zero page time stamp when it has events.
  * -s makes any event time stamped before SECONDS (boot clock) an error.
+ *
+ * Stress mode, -S CPUS -D SECONDS: the ids are CPU * 1000000000 + SEQ, SEQ
+ * from 1 to N, CPU below CPUS (one sequence per writer); the threads read
+ * for SECONDS, then until MS ms pass without data. The summary is then
+ *
+ *   read R dup D lost L bad B
+ *
+ * and the exit status 1 on any duplicate or bad line; the caller compares
+ * R + L with what its writers wrote.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,7 +50,8 @@
 
 enum { M_READ, M_PREAD, M_SPLICE, M_MIX };
 
-static int mode = M_READ, idle_ms = 500, raw;
+static int mode = M_READ, idle_ms = 500, raw, stress_cpus;
+static long deadline;
 static double min_ts;
 static unsigned long nr_ids;
 static unsigned char *seen;
@@ -51,6 +62,7 @@ struct worker {
 	pthread_t	thread;
 	int		fd;
 	int		mode;
+	int		raw;		/* reads trace_pipe_raw pages */
 	char		*carry;		/* a partial line from a previous chunk */
 	size_t		carry_len;
 };
@@ -93,6 +105,16 @@ static void account(const char *line, size_t len)
 
 static void account_id(uint64_t id, double ts)
 {
+	if (stress_cpus) {
+		uint64_t cpu = id / 1000000000, seq = id % 1000000000;
+
+		if (cpu >= (uint64_t)stress_cpus || !seq || seq > nr_ids) {
+			fprintf(stderr, "id %llu out of range\n", (unsigned long long)id);
+			bad++;
+			return;
+		}
+		id = cpu * nr_ids + seq;
+	}
 	nread++;
 	if (ts < min_ts) {
 		if (bad < 10)
@@ -100,7 +122,7 @@ static void account_id(uint64_t id, double ts)
 				(unsigned long long)id, ts, min_ts);
 		bad++;
 	}
-	if (id < 1 || id > nr_ids) {
+	if (id < 1 || id > nr_ids * (stress_cpus ?: 1)) {
 		fprintf(stderr, "id %llu out of range\n", (unsigned long long)id);
 		bad++;
 		return;
@@ -158,7 +180,7 @@ static void take(struct worker *w, const char *data, size_t len)
 	size_t i, start = 0;
 
 	pthread_mutex_lock(&lock);
-	if (raw) {
+	if (w->raw) {
 		if (len != PAGE) {
 			fprintf(stderr, "raw read of %zu bytes\n", len);
 			bad++;
@@ -256,6 +278,10 @@ static void *worker_fn(void *arg)
 			break;
 		}
 		/* EOF or nothing yet: a consuming file may still get data. */
+		if (now_ms() < deadline) {
+			usleep(2000);
+			continue;
+		}
 		if (now_ms() - last > idle_ms)
 			break;
 		usleep(2000);
@@ -277,7 +303,7 @@ int main(int argc, char **argv)
 	struct worker *workers;
 	int *fds;
 
-	while ((opt = getopt(argc, argv, "t:m:n:i:Rs:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:m:n:i:Rs:S:D:")) != -1) {
 		switch (opt) {
 		case 't':
 			nr_threads = atoi(optarg);
@@ -306,6 +332,12 @@ int main(int argc, char **argv)
 		case 's':
 			min_ts = strtod(optarg, NULL);
 			break;
+		case 'S':
+			stress_cpus = atoi(optarg);
+			break;
+		case 'D':
+			deadline = now_ms() + atol(optarg) * 1000;
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-t T] [-m read|pread|splice|mix] [-n N] [-i MS] FILE...\n",
 				argv[0]);
@@ -316,7 +348,7 @@ int main(int argc, char **argv)
 	if (nr_fds < 1 || nr_threads < nr_fds || !nr_ids)
 		return 2;
 
-	seen = calloc(nr_ids + 1, 1);
+	seen = calloc(nr_ids * (stress_cpus ?: 1) + 1, 1);
 	fds = calloc(nr_fds, sizeof(*fds));
 	workers = calloc(nr_threads, sizeof(*workers));
 	for (i = 0; i < nr_fds; i++) {
@@ -327,13 +359,21 @@ int main(int argc, char **argv)
 		}
 	}
 	for (i = 0; i < nr_threads; i++) {
+		const char *name = argv[optind + i % nr_fds];
+		size_t len = strlen(name);
+
 		workers[i].fd = fds[i % nr_fds];
+		workers[i].raw = raw || (len >= 14 && !strcmp(name + len - 14, "trace_pipe_raw"));
 		workers[i].mode = mode == M_MIX ? i % 3 : mode;
 		pthread_create(&workers[i].thread, NULL, worker_fn, &workers[i]);
 	}
 	for (i = 0; i < nr_threads; i++)
 		pthread_join(workers[i].thread, NULL);
 
+	if (stress_cpus) {
+		printf("read %lu dup %lu lost %lu bad %lu\n", nread, dups, lost, bad);
+		return dups || bad;
+	}
 	for (id = 1; id <= nr_ids; id++)
 		missing += !seen[id];
 	printf("ids %lu read %lu dup %lu missing %lu lost %lu bad %lu\n",
