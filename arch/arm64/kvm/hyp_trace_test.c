@@ -7,8 +7,10 @@
  *
  *   cat /sys/kernel/debug/kvm/hyp_trace_hostile
  *
- * prints one line per case, "ok" or "FAIL". The buffer of
- * remotes/hypervisor must be unloaded.
+ * prints one line per case, "ok" or "FAIL", then a summary
+ * "<N> cases, <M> refused, <K> loaded, <F> failures" that a test compares
+ * with the exact numbers it expects, so that a case cannot go missing
+ * silently. The buffer of remotes/hypervisor must be unloaded.
  *
  * Clock check, in both modes:
  *
@@ -37,7 +39,33 @@ struct hostile {
 	void			*area2;		/* while it holds @area */
 	unsigned long		pages[NR_TEST_PAGES];
 	unsigned long		unshared;
+	unsigned int		cases;
+	unsigned int		refused;
+	unsigned int		loaded;
+	unsigned int		failures;
 };
+
+/* Report one case: @ok or not, and whether it counts as refused or loaded. */
+static __printf(5, 6) void hostile_result(struct seq_file *m, struct hostile *h,
+					  bool ok, bool loaded, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	seq_printf(m, "%s %pV\n", ok ? "ok" : "FAIL", &vaf);
+	va_end(args);
+
+	h->cases++;
+	if (!ok)
+		h->failures++;
+	else if (loaded)
+		h->loaded++;
+	else
+		h->refused++;
+}
 
 static struct ring_buffer_desc *hostile_rbdesc(struct trace_buffer_desc *desc, int i)
 {
@@ -77,12 +105,12 @@ static void hostile_case(struct seq_file *m, struct hostile *h, const char *name
 
 	if (!ret) {
 		kvm_call_hyp_nvhe(__pkvm_unload_tracing);
-		seq_printf(m, "FAIL %s: accepted\n", name);
+		hostile_result(m, h, false, false, "%s: accepted", name);
 		return;
 	}
 	/* Faults (and fails the test loudly) if the hypervisor kept it. */
 	memset(h->area, 0, PAGE_SIZE);
-	seq_printf(m, "ok %s: refused (%d)\n", name, ret);
+	hostile_result(m, h, true, false, "%s: refused (%d)", name, ret);
 }
 
 static int hostile_show(struct seq_file *m, void *v)
@@ -94,8 +122,8 @@ static int hostile_show(struct seq_file *m, void *v)
 	int i, ret = 0;
 
 	if (!is_protected_kvm_enabled()) {
-		seq_puts(m, "FAIL: not in protected mode\n");
-		return 0;
+		hostile_result(m, &h, false, false, "not in protected mode");
+		goto summary;
 	}
 
 	h.area = (void *)get_zeroed_page(GFP_KERNEL);
@@ -111,7 +139,7 @@ static int hostile_show(struct seq_file *m, void *v)
 			ret = -ENOMEM;
 	}
 	if (ret || !h.area || !h.area2 || !h.unshared || !vmalloc_area) {
-		seq_puts(m, "FAIL: out of memory\n");
+		hostile_result(m, &h, false, false, "out of memory");
 		goto out;
 	}
 	desc = h.area;
@@ -121,17 +149,17 @@ static int hostile_show(struct seq_file *m, void *v)
 	hostile_valid(&h, 2);
 	ret = hostile_load(h.area, PAGE_SIZE);
 	if (ret) {
-		seq_printf(m, "FAIL valid descriptor refused (%d): %s\n", ret,
-			   "is remotes/hypervisor loaded?");
+		hostile_result(m, &h, false, false, "valid descriptor refused (%d): %s", ret,
+			       "is remotes/hypervisor loaded?");
 		goto out;
 	}
-	seq_puts(m, "ok valid descriptor: loaded\n");
+	hostile_result(m, &h, true, true, "valid descriptor: loaded");
 	/* h.area is the hypervisor's now: a second load from another area. */
 	ret = hostile_load(h.area2, PAGE_SIZE);
-	if (ret != -EBUSY)
-		seq_printf(m, "FAIL second load: %d, expected -EBUSY\n", ret);
+	if (ret == -EBUSY)
+		hostile_result(m, &h, true, false, "second load: refused (-EBUSY)");
 	else
-		seq_puts(m, "ok second load: refused (-EBUSY)\n");
+		hostile_result(m, &h, false, false, "second load: %d, expected -EBUSY", ret);
 	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
 	memset(h.area, 0, PAGE_SIZE);	/* given back at unload */
 
@@ -202,10 +230,11 @@ static int hostile_show(struct seq_file *m, void *v)
 	hostile_valid(&h, 2);
 	ret = hostile_load(h.area, PAGE_SIZE);
 	if (ret) {
-		seq_printf(m, "FAIL valid descriptor refused after the attacks (%d)\n", ret);
+		hostile_result(m, &h, false, false,
+			       "valid descriptor refused after the attacks (%d)", ret);
 	} else {
 		kvm_call_hyp_nvhe(__pkvm_unload_tracing);
-		seq_puts(m, "ok valid descriptor after the attacks: loaded\n");
+		hostile_result(m, &h, true, true, "valid descriptor after the attacks: loaded");
 	}
 
 out:
@@ -219,6 +248,9 @@ out:
 	free_page(h.unshared);
 	free_page((unsigned long)h.area2);
 	free_page((unsigned long)h.area);
+summary:
+	seq_printf(m, "%u cases, %u refused, %u loaded, %u failures\n",
+		   h.cases, h.refused, h.loaded, h.failures);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(hostile);
