@@ -181,6 +181,15 @@ static int hostile_show(struct seq_file *m, void *v)
 	desc->struct_len = 4;
 	hostile_case(m, &h, "struct_len too small", h.area, PAGE_SIZE);
 	hostile_valid(&h, 1);
+	desc->struct_len += 4;
+	hostile_case(m, &h, "struct_len not a multiple of 8", h.area, PAGE_SIZE);
+	hostile_valid(&h, 2);
+	desc->struct_len += 4;
+	hostile_case(m, &h, "struct_len not a multiple of 8, 2 CPUs", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	desc->struct_len += 8;
+	hostile_case(m, &h, "struct_len beyond the entries", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
 	desc->nr_cpus = -1;
 	hostile_case(m, &h, "nr_cpus negative", h.area, PAGE_SIZE);
 	hostile_valid(&h, 1);
@@ -225,6 +234,9 @@ static int hostile_show(struct seq_file *m, void *v)
 	hostile_valid(&h, 1);
 	rbdesc->page_va[1] += 8;
 	hostile_case(m, &h, "page not aligned", h.area, PAGE_SIZE);
+	hostile_valid(&h, 1);
+	rbdesc->meta_va += 8;
+	hostile_case(m, &h, "meta page not aligned", h.area, PAGE_SIZE);
 
 	/* Still alive, and still able to load after all that. */
 	hostile_valid(&h, 2);

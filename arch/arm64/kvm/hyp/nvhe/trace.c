@@ -107,8 +107,24 @@ static bool trace_cpu_ok(s64 cpu)
 }
 
 /*
- * Check the descriptor (already out of the host's reach): sizes, CPUs, and
- * that no page appears twice. Returns the number of data pages, 0 if bad.
+ * The per-CPU entries of the descriptor are read as longs, and the writer's
+ * page descriptors go right after it (at struct_len): the writer updates
+ * their links with atomics, and a misaligned exclusive or LSE access faults
+ * at EL2. The header and every entry are multiples of TRACE_DESC_ALIGN long,
+ * so with the descriptor page aligned and struct_len exactly the header plus
+ * the entries, everything is aligned.
+ */
+#define TRACE_DESC_ALIGN	8
+static_assert(__alignof__(struct ring_buffer_desc) <= TRACE_DESC_ALIGN);
+static_assert(__alignof__(struct simple_buffer_page) <= TRACE_DESC_ALIGN);
+static_assert(IS_ALIGNED(offsetof(struct trace_buffer_desc, __data), TRACE_DESC_ALIGN));
+static_assert(IS_ALIGNED(sizeof(struct ring_buffer_desc), TRACE_DESC_ALIGN));
+static_assert(IS_ALIGNED(sizeof(unsigned long), TRACE_DESC_ALIGN));
+
+/*
+ * Check the descriptor (already out of the host's reach): sizes, alignment,
+ * CPUs, and that no page appears twice. Returns the number of data pages, 0
+ * if bad.
  */
 static size_t trace_check_desc(struct trace_buffer_desc *desc, size_t size)
 {
@@ -119,8 +135,9 @@ static size_t trace_check_desc(struct trace_buffer_desc *desc, size_t size)
 	unsigned int p, q;
 
 	if (size < sizeof(*desc) || desc->struct_len > size ||
-	    desc->struct_len < sizeof(*desc) || desc->nr_cpus <= 0 ||
-	    desc->nr_cpus > trace_nr_cpus())
+	    desc->struct_len < sizeof(*desc) ||
+	    !IS_ALIGNED(desc->struct_len, TRACE_DESC_ALIGN) ||
+	    desc->nr_cpus <= 0 || desc->nr_cpus > trace_nr_cpus())
 		return 0;
 
 	left = desc->struct_len - sizeof(*desc);
@@ -138,6 +155,9 @@ static size_t trace_check_desc(struct trace_buffer_desc *desc, size_t size)
 		left -= len;
 		rbdesc = (struct ring_buffer_desc *)((char *)rbdesc + len);
 	}
+	/* Nothing between the entries and the writer's page descriptors. */
+	if (left)
+		return 0;
 
 	/* The writer's page descriptors live after the descriptor. */
 	if (total > (size - desc->struct_len) / sizeof(struct simple_buffer_page))
