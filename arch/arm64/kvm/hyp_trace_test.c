@@ -118,7 +118,9 @@ static int hostile_show(struct seq_file *m, void *v)
 	struct trace_buffer_desc *desc;
 	struct ring_buffer_desc *rbdesc;
 	struct hostile h = {};
+	unsigned long hyp_va;
 	void *vmalloc_area;
+	phys_addr_t pa;
 	int i, ret = 0;
 
 	if (!is_protected_kvm_enabled()) {
@@ -144,6 +146,8 @@ static int hostile_show(struct seq_file *m, void *v)
 	}
 	desc = h.area;
 	rbdesc = hostile_rbdesc(desc, 0);
+	pa = virt_to_phys(h.area);
+	hyp_va = kern_hyp_va((unsigned long)h.area);
 
 	/* A valid descriptor loads: the refusals below are not just EBUSY. */
 	hostile_valid(&h, 2);
@@ -169,6 +173,15 @@ static int hostile_show(struct seq_file *m, void *v)
 	hostile_case(m, &h, "size zero", h.area, 0);
 	hostile_valid(&h, 1);
 	hostile_case(m, &h, "size beyond the area", h.area, 1UL << 40);
+	/* __pkvm_host_donate_hyp() does not check a range that wraps. */
+	hostile_valid(&h, 1);
+	hostile_case(m, &h, "size wrapping the PA", h.area, -pa);
+	hostile_valid(&h, 1);
+	hostile_case(m, &h, "size wrapping the hyp VA", h.area, -hyp_va);
+	hostile_valid(&h, 1);
+	hostile_case(m, &h, "size wrapping the PA and the hyp VA", h.area, -min(pa, hyp_va));
+	hostile_valid(&h, 1);
+	hostile_case(m, &h, "size of all memory", h.area, totalram_pages() << PAGE_SHIFT);
 	hostile_valid(&h, 1);
 	hostile_case(m, &h, "area not page aligned", h.area + 8, PAGE_SIZE);
 	hostile_valid(&h, 1);

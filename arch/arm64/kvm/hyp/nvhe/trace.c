@@ -10,10 +10,12 @@
  * hypervisor, listed once; it is pinned while the buffer is loaded.
  */
 
+#include <linux/overflow.h>
 #include <linux/simple_ring_buffer.h>
 
 #include <asm/arch_timer.h>
 #include <asm/kvm_mmu.h>
+#include <asm/kvm_pkvm.h>
 
 #include <nvhe/mem_protect.h>
 #include <nvhe/memory.h>
@@ -197,15 +199,49 @@ static void trace_unload_cpus(struct trace_buffer_desc *desc, int nr)
 	}
 }
 
+/*
+ * The largest descriptor that can be valid, in protected mode. It lists each
+ * page once, and every page must be host memory: at most as many pages as
+ * the memory the hypervisor knows of (hyp_memory). Each costs an address in
+ * its CPU's entry and a struct simple_buffer_page after the descriptor, and
+ * each hypervisor CPU an entry header. This is a bound, not a target: the
+ * host asks for at most totalram / num_possible_cpus bytes of data pages per
+ * CPU (remotes/hypervisor/buffer_size_kb), whose descriptor is about 1/85 of
+ * that.
+ */
+static size_t trace_max_desc_size(void)
+{
+	size_t nr_pages = 0;
+	unsigned int i;
+
+	for (i = 0; i < hyp_memblock_nr; i++)
+		nr_pages += hyp_memory[i].size >> PAGE_SHIFT;
+
+	return PAGE_ALIGN(sizeof(struct trace_buffer_desc) +
+			  trace_nr_cpus() * sizeof(struct ring_buffer_desc) +
+			  nr_pages * (sizeof(unsigned long) + sizeof(struct simple_buffer_page)));
+}
+
 static int trace_take_desc(unsigned long desc_hva, size_t size, struct trace_buffer_desc **desc)
 {
 	void *hyp_va = (void *)kern_hyp_va(desc_hva);
+	unsigned long end;
 
 	if (!PAGE_ALIGNED(desc_hva) || !size || !PAGE_ALIGNED(size))
 		return -EINVAL;
+	/*
+	 * __pkvm_host_donate_hyp() does not check a range that wraps: its
+	 * check of the host's ownership would pass without looking at a page.
+	 */
+	if (check_add_overflow((unsigned long)hyp_va, size, &end) ||
+	    check_add_overflow((unsigned long)hyp_virt_to_phys(hyp_va), size, &end))
+		return -EINVAL;
 	if (is_protected_kvm_enabled()) {
-		int ret = __pkvm_host_donate_hyp(hyp_virt_to_pfn(hyp_va), size >> PAGE_SHIFT);
+		int ret;
 
+		if (size > trace_max_desc_size())
+			return -E2BIG;
+		ret = __pkvm_host_donate_hyp(hyp_virt_to_pfn(hyp_va), size >> PAGE_SHIFT);
 		if (ret)
 			return ret;
 	}
