@@ -35,8 +35,12 @@ static struct {
 	struct delayed_work		clock_work;
 } hyp_trace;
 
-/* Give EL2 mult/shift/epoch so that its counter reads CLOCK_BOOTTIME. */
-static void hyp_trace_sync_clock(void)
+/*
+ * Give EL2 mult/shift/epoch so that its counter reads CLOCK_BOOTTIME. It
+ * refuses (and keeps its clock) mult 0, a shift of 64 or more and an epoch
+ * after its own counter read, none of which this computes.
+ */
+static int hyp_trace_sync_clock(void)
 {
 	u64 cyc = 0, ns = 0, window = U64_MAX;
 	unsigned long flags;
@@ -63,12 +67,15 @@ static void hyp_trace_sync_clock(void)
 			ns = ns0 + window / 2;
 		}
 	}
-	kvm_call_hyp_nvhe(__pkvm_update_clock_tracing, mult, shift, ns, cyc);
+	return kvm_call_hyp_nvhe(__pkvm_update_clock_tracing, mult, shift, ns, cyc);
 }
 
 static void hyp_trace_clock_work(struct work_struct *work)
 {
-	hyp_trace_sync_clock();
+	int ret = hyp_trace_sync_clock();
+
+	if (ret)
+		pr_warn_once("hypervisor tracing: clock update refused (%d)\n", ret);
 	schedule_delayed_work(&hyp_trace.clock_work, HYP_TRACE_CLOCK_SYNC);
 }
 
@@ -153,8 +160,10 @@ static struct trace_buffer_desc *hyp_trace_load(unsigned long size, void *priv)
 			goto free_hyp_desc;
 	}
 
-	hyp_trace_sync_clock();
-	ret = kvm_call_hyp_nvhe(__pkvm_load_tracing, (unsigned long)hyp_trace.hyp_desc, hyp_size);
+	ret = hyp_trace_sync_clock();
+	if (!ret)
+		ret = kvm_call_hyp_nvhe(__pkvm_load_tracing, (unsigned long)hyp_trace.hyp_desc,
+					hyp_size);
 	if (ret) {
 		if (!is_protected_kvm_enabled())
 			kvm_unshare_hyp(hyp_trace.hyp_desc, hyp_trace.hyp_desc + hyp_size);

@@ -10,7 +10,8 @@
  * prints one line per case, "ok" or "FAIL", then a summary
  * "<N> cases, <M> refused, <K> loaded, <F> failures" that a test compares
  * with the exact numbers it expects, so that a case cannot go missing
- * silently. The buffer of remotes/hypervisor must be unloaded.
+ * silently. The buffer of remotes/hypervisor must be unloaded. The clock
+ * cases leave the selftest event enabled in the hypervisor.
  *
  * Clock check, in both modes:
  *
@@ -23,12 +24,15 @@
  * the two clocks can disagree.
  */
 
+#include <linux/clocksource.h>
 #include <linux/debugfs.h>
 #include <linux/kvm_host.h>
 #include <linux/seq_file.h>
 #include <linux/simple_ring_buffer.h>
 #include <linux/vmalloc.h>
 
+#include <asm/arch_timer.h>
+#include <asm/kvm_hyptrace.h>
 #include <asm/kvm_mmu.h>
 #include <asm/sections.h>
 
@@ -95,6 +99,100 @@ static void hostile_valid(struct hostile *h, int nr_cpus)
 static int hostile_load(void *area, size_t size)
 {
 	return kvm_call_hyp_nvhe(__pkvm_load_tracing, (unsigned long)area, size);
+}
+
+/* Clock values that make no sense: refused with -EINVAL. */
+static void hostile_clock_case(struct seq_file *m, struct hostile *h, const char *name,
+			       u32 mult, u32 shift, u64 epoch_cyc)
+{
+	int ret = kvm_call_hyp_nvhe(__pkvm_update_clock_tracing, mult, shift, 0, epoch_cyc);
+
+	if (ret == -EINVAL)
+		hostile_result(m, h, true, false, "%s: refused (%d)", name, ret);
+	else
+		hostile_result(m, h, false, false, "%s: %d, expected %d", name, ret, -EINVAL);
+}
+
+/*
+ * Set the hypervisor's clock to the boot clock, as hyp_trace.c does: the
+ * epoch is the middle of two boot clock reads around a counter read, from
+ * the tightest of a few tries (the vCPU can be descheduled in between).
+ */
+static int hostile_set_clock(void)
+{
+	u64 ns = 0, cyc = 0, window = U64_MAX;
+	unsigned long flags;
+	u32 mult, shift;
+	int i;
+
+	clocks_calc_mult_shift(&mult, &shift, arch_timer_get_cntfrq(), NSEC_PER_SEC, 3600);
+	for (i = 0; i < 8; i++) {
+		u64 ns0, ns1, c;
+
+		local_irq_save(flags);
+		ns0 = ktime_get_boot_fast_ns();
+		c = __arch_counter_get_cntpct();
+		ns1 = ktime_get_boot_fast_ns();
+		local_irq_restore(flags);
+		if (ns1 - ns0 < window) {
+			window = ns1 - ns0;
+			cyc = c;
+			ns = ns0 + window / 2;
+		}
+	}
+	return kvm_call_hyp_nvhe(__pkvm_update_clock_tracing, mult, shift, ns, cyc);
+}
+
+/*
+ * After the refused clocks, the hypervisor still uses the one set before
+ * them (@set_ret: what setting it returned): an event written now is
+ * time-stamped between two boot clock reads around it, give or take a
+ * millisecond.
+ */
+static void hostile_clock_kept(struct seq_file *m, struct hostile *h, int set_ret)
+{
+	struct simple_buffer_data_page *dpage;
+	bool found = false;
+	u64 t0, t1, ts = 0;
+	int p, ret;
+
+	if (set_ret) {
+		hostile_result(m, h, false, false, "clock kept: valid clock refused (%d)", set_ret);
+		return;
+	}
+	hostile_valid(h, 1);
+	hostile_rbdesc(h->area, 0)->cpu = get_cpu();
+	ret = hostile_load(h->area, PAGE_SIZE);
+	if (ret) {
+		put_cpu();
+		hostile_result(m, h, false, false, "clock kept: valid descriptor refused (%d)",
+			       ret);
+		return;
+	}
+	t0 = ktime_get_boottime_ns();
+	kvm_call_hyp_nvhe(__pkvm_enable_event, hyp_event_id_selftest, true);
+	kvm_call_hyp_nvhe(__pkvm_enable_tracing, true);
+	kvm_call_hyp_nvhe(__pkvm_write_event, 1);
+	t1 = ktime_get_boottime_ns();
+	kvm_call_hyp_nvhe(__pkvm_enable_tracing, false);
+	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+	put_cpu();
+
+	/* The meta page and the 3 data pages of the descriptor's CPU. */
+	for (p = 0; p < 4; p++) {
+		dpage = (void *)h->pages[p];
+		if (p && dpage->commit && !found) {
+			ts = dpage->time_stamp;
+			found = true;
+		}
+		memset(dpage, 0, PAGE_SIZE);
+	}
+	if (!found)
+		hostile_result(m, h, false, false, "clock kept: no event written");
+	else
+		hostile_result(m, h, ts + NSEC_PER_MSEC >= t0 && ts <= t1 + NSEC_PER_MSEC, true,
+			       "clock kept: event at %llu ns, written between %llu and %llu",
+			       ts, t0, t1);
 }
 
 /* Load what @h->area holds; it must be refused and the memory given back. */
@@ -250,6 +348,15 @@ static int hostile_show(struct seq_file *m, void *v)
 	hostile_valid(&h, 1);
 	rbdesc->meta_va += 8;
 	hostile_case(m, &h, "meta page not aligned", h.area, PAGE_SIZE);
+
+	/* A valid clock, then clocks that must not replace it. */
+	ret = hostile_set_clock();
+	hostile_clock_case(m, &h, "clock mult 0", 0, 10, 0);
+	hostile_clock_case(m, &h, "clock shift 64", 1, 64, 0);
+	hostile_clock_case(m, &h, "clock mult 0, shift 200", 0, 200, 0);
+	hostile_clock_case(m, &h, "clock epoch in the future", 1, 0,
+			   __arch_counter_get_cntpct() + 3600ULL * arch_timer_get_cntfrq());
+	hostile_clock_kept(m, &h, ret);
 
 	/* Still alive, and still able to load after all that. */
 	hostile_valid(&h, 2);

@@ -61,19 +61,28 @@ static u64 trace_clock_ns(void)
 	return epoch_ns + ns;
 }
 
-void __pkvm_update_clock_tracing(u32 mult, u32 shift, u64 epoch_ns, u64 epoch_cyc)
+/*
+ * Refuses (-EINVAL), keeping the clock in use, a conversion that makes no
+ * sense: mult 0 stops time, a shift of 64 or more is undefined, and an epoch
+ * after the current counter value makes cycles - epoch_cyc wrap.
+ */
+int __pkvm_update_clock_tracing(u32 mult, u32 shift, u64 epoch_ns, u64 epoch_cyc)
 {
+	if (!mult || shift >= 64 || epoch_cyc > __arch_counter_get_cntpct())
+		return -EINVAL;
+
 	hyp_spin_lock(&trace_lock);
 	WRITE_ONCE(hyp_clock.seq, hyp_clock.seq + 1);
 	/* Odd sequence visible before the new values. */
 	smp_wmb();
 	WRITE_ONCE(hyp_clock.mult, mult);
-	WRITE_ONCE(hyp_clock.shift, shift < 64 ? shift : 63);
+	WRITE_ONCE(hyp_clock.shift, shift);
 	WRITE_ONCE(hyp_clock.epoch_ns, epoch_ns);
 	WRITE_ONCE(hyp_clock.epoch_cyc, epoch_cyc);
 	/* Release: the values are visible before the even sequence. */
 	smp_store_release(&hyp_clock.seq, hyp_clock.seq + 1);
 	hyp_spin_unlock(&trace_lock);
+	return 0;
 }
 
 static void *trace_load_page(unsigned long va)

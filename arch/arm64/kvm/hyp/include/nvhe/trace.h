@@ -15,7 +15,7 @@ void __pkvm_unload_tracing(void);
 int __pkvm_enable_tracing(bool enable);
 int __pkvm_swap_reader_tracing(unsigned int cpu);
 int __pkvm_reset_tracing(unsigned int cpu);
-void __pkvm_update_clock_tracing(u32 mult, u32 shift, u64 epoch_ns, u64 epoch_cyc);
+int __pkvm_update_clock_tracing(u32 mult, u32 shift, u64 epoch_ns, u64 epoch_cyc);
 int __pkvm_enable_event(unsigned short id, bool enable);
 int __pkvm_write_event(u64 id);
 
@@ -73,8 +73,11 @@ static inline int __pkvm_reset_tracing(unsigned int cpu)
 	return -ENODEV;
 }
 
-static inline void __pkvm_update_clock_tracing(u32 mult, u32 shift, u64 epoch_ns,
-					       u64 epoch_cyc) { }
+static inline int __pkvm_update_clock_tracing(u32 mult, u32 shift, u64 epoch_ns,
+					      u64 epoch_cyc)
+{
+	return -ENODEV;
+}
 
 static inline int __pkvm_enable_event(unsigned short id, bool enable)
 {
