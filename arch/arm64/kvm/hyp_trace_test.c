@@ -41,6 +41,7 @@
 struct hostile {
 	void			*area;		/* handed to the hypervisor */
 	void			*area2;		/* while it holds @area */
+	void			*copy;		/* @area as handed over */
 	unsigned long		pages[NR_TEST_PAGES];
 	unsigned long		unshared;
 	unsigned int		cases;
@@ -199,16 +200,34 @@ static void hostile_clock_kept(struct seq_file *m, struct hostile *h, int set_re
 static void hostile_case(struct seq_file *m, struct hostile *h, const char *name,
 			 void *area, size_t size)
 {
-	int ret = hostile_load(area, size);
+	int ret;
 
+	memcpy(h->copy, h->area, PAGE_SIZE);
+	ret = hostile_load(area, size);
 	if (!ret) {
 		kvm_call_hyp_nvhe(__pkvm_unload_tracing);
 		hostile_result(m, h, false, false, "%s: accepted", name);
 		return;
 	}
+	/* Given back as it was: no hypervisor pointers left in it. */
+	if (memcmp(h->area, h->copy, PAGE_SIZE)) {
+		hostile_result(m, h, false, false, "%s: refused (%d), area changed", name, ret);
+		return;
+	}
 	/* Faults (and fails the test loudly) if the hypervisor kept it. */
 	memset(h->area, 0, PAGE_SIZE);
 	hostile_result(m, h, true, false, "%s: refused (%d)", name, ret);
+}
+
+/* Unload the valid descriptor in @h->area: given back as handed over? */
+static void hostile_unload_valid(struct seq_file *m, struct hostile *h, const char *name)
+{
+	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+	if (memcmp(h->area, h->copy, PAGE_SIZE))
+		hostile_result(m, h, false, false, "%s: loaded, given back changed", name);
+	else
+		hostile_result(m, h, true, true, "%s: loaded", name);
+	memset(h->area, 0, PAGE_SIZE);
 }
 
 static int hostile_show(struct seq_file *m, void *v)
@@ -228,6 +247,7 @@ static int hostile_show(struct seq_file *m, void *v)
 
 	h.area = (void *)get_zeroed_page(GFP_KERNEL);
 	h.area2 = (void *)get_zeroed_page(GFP_KERNEL);
+	h.copy = (void *)get_zeroed_page(GFP_KERNEL);
 	h.unshared = get_zeroed_page(GFP_KERNEL);
 	vmalloc_area = vzalloc(PAGE_SIZE);
 	for (i = 0; i < NR_TEST_PAGES; i++) {
@@ -238,7 +258,7 @@ static int hostile_show(struct seq_file *m, void *v)
 		if (!va || kvm_share_hyp(va, va + PAGE_SIZE))
 			ret = -ENOMEM;
 	}
-	if (ret || !h.area || !h.area2 || !h.unshared || !vmalloc_area) {
+	if (ret || !h.area || !h.area2 || !h.copy || !h.unshared || !vmalloc_area) {
 		hostile_result(m, &h, false, false, "out of memory");
 		goto out;
 	}
@@ -249,21 +269,20 @@ static int hostile_show(struct seq_file *m, void *v)
 
 	/* A valid descriptor loads: the refusals below are not just EBUSY. */
 	hostile_valid(&h, 2);
+	memcpy(h.copy, h.area, PAGE_SIZE);
 	ret = hostile_load(h.area, PAGE_SIZE);
 	if (ret) {
 		hostile_result(m, &h, false, false, "valid descriptor refused (%d): %s", ret,
 			       "is remotes/hypervisor loaded?");
 		goto out;
 	}
-	hostile_result(m, &h, true, true, "valid descriptor: loaded");
 	/* h.area is the hypervisor's now: a second load from another area. */
 	ret = hostile_load(h.area2, PAGE_SIZE);
 	if (ret == -EBUSY)
 		hostile_result(m, &h, true, false, "second load: refused (-EBUSY)");
 	else
 		hostile_result(m, &h, false, false, "second load: %d, expected -EBUSY", ret);
-	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
-	memset(h.area, 0, PAGE_SIZE);	/* given back at unload */
+	hostile_unload_valid(m, &h, "valid descriptor");
 
 	hostile_valid(&h, 1);
 	hostile_case(m, &h, "size not page aligned", h.area, PAGE_SIZE - 8);
@@ -360,14 +379,13 @@ static int hostile_show(struct seq_file *m, void *v)
 
 	/* Still alive, and still able to load after all that. */
 	hostile_valid(&h, 2);
+	memcpy(h.copy, h.area, PAGE_SIZE);
 	ret = hostile_load(h.area, PAGE_SIZE);
-	if (ret) {
+	if (ret)
 		hostile_result(m, &h, false, false,
 			       "valid descriptor refused after the attacks (%d)", ret);
-	} else {
-		kvm_call_hyp_nvhe(__pkvm_unload_tracing);
-		hostile_result(m, &h, true, true, "valid descriptor after the attacks: loaded");
-	}
+	else
+		hostile_unload_valid(m, &h, "valid descriptor after the attacks");
 
 out:
 	for (i = 0; i < NR_TEST_PAGES; i++) {
@@ -378,6 +396,7 @@ out:
 	}
 	vfree(vmalloc_area);
 	free_page(h.unshared);
+	free_page((unsigned long)h.copy);
 	free_page((unsigned long)h.area2);
 	free_page((unsigned long)h.area);
 summary:

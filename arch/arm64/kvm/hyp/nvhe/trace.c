@@ -25,9 +25,14 @@
 static DEFINE_PER_CPU(struct simple_rb_per_cpu, trace_rb);
 static DEFINE_HYP_SPINLOCK(trace_lock);	/* load, unload, swap, reset, clock */
 
-/* The donated (protected) or shared (nVHE) descriptor, while loaded. */
+/*
+ * The donated (protected) or shared (nVHE) descriptor, while loaded, and the
+ * writer's page descriptors that follow it.
+ */
 static struct trace_buffer_desc *trace_desc;
 static size_t trace_desc_size;
+static struct simple_buffer_page *trace_bpages;
+static size_t trace_nr_bpages;
 bool hyp_trace_events[HYP_NR_EVENTS];
 
 /* ns = epoch_ns + ((cycles - epoch_cyc) * mult) >> shift */
@@ -258,17 +263,26 @@ static int trace_take_desc(unsigned long desc_hva, size_t size, struct trace_buf
 	return 0;
 }
 
-static void trace_give_back_desc(struct trace_buffer_desc *desc, size_t size)
+/*
+ * The host gets the descriptor back without hypervisor pointers: the
+ * @nr_bpages page descriptors at @bpages, if the writer used the room the
+ * host left after the descriptor, are cleared first.
+ */
+static void trace_give_back_desc(struct trace_buffer_desc *desc, size_t size,
+				 struct simple_buffer_page *bpages, size_t nr_bpages)
 {
+	if (nr_bpages)
+		memset(bpages, 0, nr_bpages * sizeof(*bpages));
 	if (is_protected_kvm_enabled())
 		WARN_ON(__pkvm_hyp_donate_host(hyp_virt_to_pfn(desc), size >> PAGE_SHIFT));
 }
 
 int __pkvm_load_tracing(unsigned long desc_hva, size_t desc_size)
 {
-	struct simple_buffer_page *bpages;
+	struct simple_buffer_page *bpages, *first = NULL;
 	struct ring_buffer_desc *rbdesc;
 	struct trace_buffer_desc *desc;
+	size_t nr_bpages = 0;
 	int i, ret;
 
 	hyp_spin_lock(&trace_lock);
@@ -281,12 +295,14 @@ int __pkvm_load_tracing(unsigned long desc_hva, size_t desc_size)
 	if (ret)
 		goto unlock;
 
-	if (!trace_check_desc(desc, desc_size)) {
+	nr_bpages = trace_check_desc(desc, desc_size);
+	if (!nr_bpages) {
 		ret = -EINVAL;
 		goto give_back;
 	}
 
-	bpages = (struct simple_buffer_page *)((char *)desc + desc->struct_len);
+	first = (struct simple_buffer_page *)((char *)desc + desc->struct_len);
+	bpages = first;
 	for_each_ring_buffer_desc(rbdesc, i, desc) {
 		ret = simple_ring_buffer_init_mm(per_cpu_ptr(&trace_rb, rbdesc->cpu), bpages,
 						 rbdesc, trace_load_page, trace_unload_page);
@@ -299,10 +315,12 @@ int __pkvm_load_tracing(unsigned long desc_hva, size_t desc_size)
 
 	trace_desc = desc;
 	trace_desc_size = desc_size;
+	trace_bpages = first;
+	trace_nr_bpages = nr_bpages;
 	goto unlock;
 
 give_back:
-	trace_give_back_desc(desc, desc_size);
+	trace_give_back_desc(desc, desc_size, first, nr_bpages);
 unlock:
 	hyp_spin_unlock(&trace_lock);
 	return ret;
@@ -313,7 +331,7 @@ void __pkvm_unload_tracing(void)
 	hyp_spin_lock(&trace_lock);
 	if (trace_desc) {
 		trace_unload_cpus(trace_desc, trace_desc->nr_cpus);
-		trace_give_back_desc(trace_desc, trace_desc_size);
+		trace_give_back_desc(trace_desc, trace_desc_size, trace_bpages, trace_nr_bpages);
 		trace_desc = NULL;
 	}
 	hyp_spin_unlock(&trace_lock);
