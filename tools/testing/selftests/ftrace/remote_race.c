@@ -339,8 +339,8 @@ int main(int argc, char **argv)
 			deadline = now_ms() + atol(optarg) * 1000;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-t T] [-m read|pread|splice|mix] [-n N] [-i MS] FILE...\n",
-				argv[0]);
+			fprintf(stderr, "usage: %s [-t T] [-m read|pread|splice|mix] [-n N]\n"
+				"\t[-i MS] [-R] [-s SECONDS] [-S CPUS -D SECONDS] FILE...\n", argv[0]);
 			return 2;
 		}
 	}
