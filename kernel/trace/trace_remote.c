@@ -62,7 +62,7 @@ struct trace_remote;
 struct trace_remote_cpu {
 	struct trace_remote	*remote;	/* first, see trace_remote_of_inode() */
 	int			cpu;
-	struct mutex		access;
+	struct mutex		access;		/* consumers of @cpu */
 };
 
 /* The inode private data of an event's files. */
@@ -255,7 +255,7 @@ struct trace_remote_reader {
 	bool				consuming;
 	bool				counted;	/* in nr_readers */
 	bool				holds_buffer;
-	struct mutex			lock;
+	struct mutex			lock;		/* users of this open file */
 	struct ring_buffer_iter		**iters;	/* non-consuming, by CPU */
 	unsigned long			*iter_lost;	/* to report, by CPU */
 	struct trace_seq		seq;

@@ -340,7 +340,8 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-t T] [-m read|pread|splice|mix] [-n N]\n"
-				"\t[-i MS] [-R] [-s SECONDS] [-S CPUS -D SECONDS] FILE...\n", argv[0]);
+				"\t[-i MS] [-R] [-s SECONDS] [-S CPUS -D SECONDS] FILE...\n",
+				argv[0]);
 			return 2;
 		}
 	}
