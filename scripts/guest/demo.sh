@@ -20,10 +20,10 @@ hyp_workload -v 2 -r 2 -c 2 -s 1 -w 1
 echo 1 > write_event
 echo 0 > tracing_on
 echo "== guest exits the hypervisor saw, per vCPU and exception class"
-grep ': vcpu_exit ' trace | sed 's/.*vcpu_exit \(vcpu=[0-9]*\) code=\([a-z_0-9]*\) ec=\([a-z_0-9]*\).*/\1 \2 \3/' |
+grep ': vcpu_exit ' trace | sed 's/.*vcpu_exit \(vcpu=[0-9]*\) pid=[0-9]* code=\([a-z_0-9]*\) ec=\([a-z_0-9]*\).*/\1 \2 \3/' |
 	sort | uniq -c
 echo "== cat $hyp/trace (one vCPU run, then the last lines)"
-grep -m 1 -B 2 -A 6 ': vcpu_exit vcpu=1 code=trap ec=hvc64' trace
+grep -m 1 -B 2 -A 6 ': vcpu_exit vcpu=1 pid=[0-9]* code=trap ec=hvc64' trace
 echo ...
 tail -n 12 trace
 echo "== events: $(cat available_events | tr '\n' ' ')"

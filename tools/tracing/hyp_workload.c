@@ -322,8 +322,8 @@ int main(int argc, char **argv)
 		struct vcpu *v = &vcpus[i];
 
 		pthread_join(v->thread, NULL);
-		printf("vcpu %d: hvc=%d sysreg=%d wfi=%d mmio=%lu signals=%lu us=%lu%s%s\n",
-		       v->id, nr_hvc * nr_rounds, nr_sysreg * nr_rounds,
+		printf("vcpu %d: tid=%d hvc=%d sysreg=%d wfi=%d mmio=%lu signals=%lu us=%lu%s%s\n",
+		       v->id, v->tid, nr_hvc * nr_rounds, nr_sysreg * nr_rounds,
 		       nr_wfi * nr_rounds, v->mmio_exits, v->interrupted, v->elapsed_us,
 		       v->error ? " error: " : "", v->error ? strerror(v->error) : "");
 		if (v->error || v->mmio_exits != (unsigned long)nr_rounds)

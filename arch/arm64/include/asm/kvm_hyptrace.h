@@ -20,12 +20,13 @@ enum hyp_reason {
 	HYP_REASON_PSCI		= 5,
 	HYP_REASON_ERET_HOST	= 6,
 	HYP_REASON_ERET_GUEST	= 7,
+	HYP_REASON_FIRMWARE	= 8,	/* to (exit) or back from (enter) an SMC */
 };
 
 /* Numbers, not names: tools read this in the events' print format. */
 #define HYP_REASONS							\
 	{ 1, "hvc" }, { 2, "smc" }, { 3, "host_abort" }, { 4, "guest_exit" }, \
-	{ 5, "psci" }, { 6, "eret_host" }, { 7, "eret_guest" }
+	{ 5, "psci" }, { 6, "eret_host" }, { 7, "eret_guest" }, { 8, "firmware" }
 
 /* vcpu_exit: ARM_EXCEPTION_* codes and the common exception classes. */
 #define HYP_EXIT_CODES							\

@@ -7,7 +7,11 @@
  * In protected mode the host is not trusted: the descriptor it hands over is
  * donated to the hypervisor before it is looked at, every count is checked
  * against its size, and each page must be host memory shared with the
- * hypervisor, listed once; it is pinned while the buffer is loaded.
+ * hypervisor that nothing has pinned; it is pinned while the buffer is
+ * loaded, so a page listed twice is refused when it comes the second time.
+ * In nVHE mode the host is trusted (it can change the hypervisor at will):
+ * the descriptor is still checked, so that a host bug is an error and not
+ * a fault, but pages are not pinned.
  */
 
 #include <linux/overflow.h>
@@ -96,7 +100,8 @@ static void *trace_load_page(unsigned long va)
 
 	if (!PAGE_ALIGNED(va))
 		return NULL;
-	if (is_protected_kvm_enabled() && hyp_pin_shared_mem(hyp_va, hyp_va + PAGE_SIZE))
+	/* One pass refuses duplicates: the second pin of a page fails. */
+	if (is_protected_kvm_enabled() && hyp_pin_shared_page_once(hyp_va))
 		return NULL;
 	return hyp_va;
 }
@@ -139,16 +144,15 @@ static_assert(IS_ALIGNED(sizeof(unsigned long), TRACE_DESC_ALIGN));
 
 /*
  * Check the descriptor (already out of the host's reach): sizes, alignment,
- * CPUs, and that no page appears twice. Returns the number of data pages, 0
- * if bad.
+ * and CPUs, each once. Pages listed twice are refused when they are pinned
+ * (trace_load_page()), in one pass. Returns the number of data pages, 0 if
+ * bad.
  */
 static size_t trace_check_desc(struct trace_buffer_desc *desc, size_t size)
 {
 	struct ring_buffer_desc *rbdesc, *other;
 	size_t left, total = 0, len;
-	unsigned long *va, *ova;
 	int i, j;
-	unsigned int p, q;
 
 	if (size < sizeof(*desc) || desc->struct_len > size ||
 	    desc->struct_len < sizeof(*desc) ||
@@ -179,23 +183,13 @@ static size_t trace_check_desc(struct trace_buffer_desc *desc, size_t size)
 	if (total > (size - desc->struct_len) / sizeof(struct simple_buffer_page))
 		return 0;
 
-	/* CPUs once, pages (meta pages included) once. */
+	/* Each CPU once: at most trace_nr_cpus() entries. */
 	for_each_ring_buffer_desc(rbdesc, i, desc) {
 		for_each_ring_buffer_desc(other, j, desc) {
-			if (j > i)
+			if (j == i)
 				break;
-			if (j < i && other->cpu == rbdesc->cpu)
+			if (other->cpu == rbdesc->cpu)
 				return 0;
-			for (p = 0; p <= rbdesc->nr_page_va; p++) {
-				va = p ? &rbdesc->page_va[p - 1] : &rbdesc->meta_va;
-				for (q = 0; q <= other->nr_page_va; q++) {
-					ova = q ? &other->page_va[q - 1] : &other->meta_va;
-					if (ova == va)
-						break;
-					if (*ova == *va)
-						return 0;
-				}
-			}
 		}
 	}
 	return total;
