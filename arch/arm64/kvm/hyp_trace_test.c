@@ -26,7 +26,9 @@
 
 #include <linux/clocksource.h>
 #include <linux/debugfs.h>
+#include <linux/kthread.h>
 #include <linux/kvm_host.h>
+#include <linux/prandom.h>
 #include <linux/seq_file.h>
 #include <linux/simple_ring_buffer.h>
 #include <linux/vmalloc.h>
@@ -406,6 +408,578 @@ summary:
 }
 DEFINE_SHOW_ATTRIBUTE(hostile);
 
+/*
+ * Fuzzer (protected mode): cat /sys/kernel/debug/kvm/hyp_trace_fuzz
+ *
+ * Runs hyp_trace_fuzz_cases cases from hyp_trace_fuzz_seed. Each case
+ * builds a valid descriptor over a pool of pages shared with the hypervisor
+ * and mutates one to three of its fields (sizes, alignments, counts, CPUs,
+ * addresses: unshared, hypervisor, MMIO and kernel text pages, the descriptor
+ * itself, a page listed twice, a descriptor whose second page is not the
+ * host's alone...), then loads it. A loaded case is exercised (events,
+ * swaps, resets) and unloaded. After every case, each page is checked to be
+ * back with the host: every pool page can be unshared and shared again, and
+ * every page of the descriptor area shared and unshared, which the
+ * hypervisor refuses for a page it still holds or pins. Then a valid
+ * descriptor must still load.
+ *
+ * Then, for hyp_trace_fuzz_ops hypercalls per CPU, every online CPU makes
+ * random tracing hypercalls (load, unload, enable, swap, reset, clock,
+ * enable_event, write_event, valid or not) while another thread scribbles
+ * over the shared pages; the pages are checked again at the end.
+ *
+ * Prints one line per failure ("FAIL case <n>: ...", rerun one case with
+ * its seed and hyp_trace_fuzz_cases=1) and the summary
+ * "<N> cases, <M> refused, <K> loaded, <F> failures". Events are left
+ * disabled and the hypervisor's clock set to the boot clock.
+ */
+#define FUZZ_POOL	24	/* shared pages the descriptors list */
+#define FUZZ_AREA	2	/* pages of a descriptor area */
+
+static u64 fuzz_seed = 1;
+static u32 fuzz_cases = 200;
+static u32 fuzz_ops = 2000;
+
+struct fuzz {
+	struct seq_file		*m;
+	struct rnd_state	rnd;
+	u64			case_seed;
+	unsigned int		case_nr;
+	void			*area;		/* FUZZ_AREA pages */
+	void			*copy;
+	unsigned long		unshared;
+	unsigned long		pool[FUZZ_POOL];
+	bool			pool_shared[FUZZ_POOL];
+	unsigned int		cases;
+	unsigned int		refused;
+	unsigned int		loaded;
+	unsigned int		failures;
+};
+
+static __printf(2, 3) void fuzz_fail(struct fuzz *f, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	seq_printf(f->m, "FAIL case %u (seed %llu): %pV\n", f->case_nr, f->case_seed, &vaf);
+	va_end(args);
+	f->failures++;
+}
+
+static u32 fuzz_rand(struct fuzz *f, u32 n)
+{
+	return n ? prandom_u32_state(&f->rnd) % n : 0;
+}
+
+static int fuzz_share(unsigned long va)
+{
+	return kvm_call_hyp_nvhe(__pkvm_host_share_hyp, virt_to_pfn((void *)va));
+}
+
+static int fuzz_unshare(unsigned long va)
+{
+	return kvm_call_hyp_nvhe(__pkvm_host_unshare_hyp, virt_to_pfn((void *)va));
+}
+
+/*
+ * A valid descriptor in @area: @nr_cpus entries of @nr_pages data pages,
+ * CPUs and pool pages in a random order. Returns the size to load.
+ */
+static size_t fuzz_build(struct fuzz *f, void *area, int nr_cpus, int nr_pages)
+{
+	struct trace_buffer_desc *desc = area;
+	struct ring_buffer_desc *rbdesc;
+	unsigned int order[FUZZ_POOL];
+	int i, p, n = 0, cpu0 = fuzz_rand(f, num_possible_cpus());
+
+	for (i = 0; i < FUZZ_POOL; i++)
+		order[i] = i;
+	for (i = FUZZ_POOL - 1; i > 0; i--) {
+		p = fuzz_rand(f, i + 1);
+		swap(order[i], order[p]);
+	}
+
+	memset(area, 0, FUZZ_AREA * PAGE_SIZE);
+	desc->nr_cpus = nr_cpus;
+	desc->struct_len = sizeof(*desc) + nr_cpus * ring_buffer_desc_size(nr_pages);
+	for (i = 0; i < nr_cpus; i++) {
+		rbdesc = (void *)(desc->__data + i * ring_buffer_desc_size(nr_pages));
+		rbdesc->cpu = (cpu0 + i) % num_possible_cpus();
+		rbdesc->nr_page_va = nr_pages;
+		rbdesc->meta_va = f->pool[order[n++]];
+		for (p = 0; p < nr_pages; p++)
+			rbdesc->page_va[p] = f->pool[order[n++]];
+	}
+	return PAGE_SIZE << fuzz_rand(f, 2);
+}
+
+/* An address the hypervisor must refuse as a page. */
+static unsigned long fuzz_bad_page(struct fuzz *f, unsigned long good)
+{
+	switch (fuzz_rand(f, 9)) {
+	case 0:
+		return f->unshared;
+	case 1:
+		return (unsigned long)lm_alias(__hyp_text_start);
+	case 2:
+		return (unsigned long)f->area;
+	case 3:
+		return (unsigned long)f->area + PAGE_SIZE;
+	case 4:
+		return good + 8 * (1 + fuzz_rand(f, PAGE_SIZE / 8 - 1));
+	case 5:
+		return good + 1;
+	case 6:		/* MMIO: QEMU virt's GIC distributor */
+		return (unsigned long)phys_to_virt(0x08000000);
+	case 7:
+		return 0;
+	default:
+		return (unsigned long)lm_alias(_stext);
+	}
+}
+
+/* Entry @i as fuzz_build() laid it out, whatever was mutated since. */
+static struct ring_buffer_desc *fuzz_entry(struct trace_buffer_desc *desc, int i, int nr_pages)
+{
+	return (void *)desc->__data + i * ring_buffer_desc_size(nr_pages);
+}
+
+/*
+ * One mutation of the descriptor in f->area; may change where it is loaded
+ * from and its size. Sizes and addresses that could make the hypervisor
+ * take memory that is not the test's are never produced: that would be the
+ * host giving away its own pages, not an attack.
+ */
+static void fuzz_mutate(struct fuzz *f, unsigned long *addr, size_t *size, bool *second_shared,
+			int nr_cpus, int nr_pages)
+{
+	struct trace_buffer_desc *desc = f->area;
+	struct ring_buffer_desc *rbdesc = fuzz_entry(desc, fuzz_rand(f, nr_cpus), nr_pages);
+	phys_addr_t pa = virt_to_phys(f->area);
+	unsigned long hyp_va = kern_hyp_va((unsigned long)f->area);
+	static const int deltas[] = { -16, -8, -4, -1, 1, 4, 8, 16, 64 };
+
+	switch (fuzz_rand(f, 14)) {
+	case 0:		/* size */
+		switch (fuzz_rand(f, 7)) {
+		case 0:
+			*size = 0;
+			break;
+		case 1:
+			*size = PAGE_SIZE - 8;
+			break;
+		case 2:
+			*size = PAGE_SIZE + 8;
+			break;
+		case 3:
+			*size = 1UL << (40 + fuzz_rand(f, 20));
+			break;
+		case 4:
+			*size = -pa;
+			break;
+		case 5:
+			*size = -hyp_va;
+			break;
+		default:
+			*size = -min(pa, hyp_va);
+			break;
+		}
+		break;
+	case 1:		/* where */
+		switch (fuzz_rand(f, 5)) {
+		case 0:
+			*addr += 8 * (1 + fuzz_rand(f, 511));
+			break;
+		case 1:
+			*addr = f->pool[fuzz_rand(f, FUZZ_POOL)];
+			break;
+		case 2:
+			*addr = (unsigned long)lm_alias(__hyp_text_start);
+			break;
+		case 3:
+			*addr = (unsigned long)phys_to_virt(0x08000000);
+			break;
+		default:
+			*addr = 0;
+			break;
+		}
+		break;
+	case 2:		/* a two-page descriptor whose second page is shared */
+		*size = 2 * PAGE_SIZE;
+		*second_shared = true;
+		break;
+	case 3:
+		desc->struct_len += deltas[fuzz_rand(f, ARRAY_SIZE(deltas))];
+		break;
+	case 4:
+		desc->struct_len = prandom_u32_state(&f->rnd);
+		break;
+	case 5:
+		desc->nr_cpus = (int)fuzz_rand(f, nr_cpu_ids + 4) - 2;
+		break;
+	case 6:
+		desc->nr_cpus = prandom_u32_state(&f->rnd);
+		break;
+	case 7:
+		rbdesc->cpu = (int)fuzz_rand(f, nr_cpu_ids + 8) - 4;
+		break;
+	case 8:		/* the CPU of another entry */
+		rbdesc->cpu = fuzz_entry(desc, fuzz_rand(f, nr_cpus), nr_pages)->cpu;
+		break;
+	case 9:
+		rbdesc->nr_page_va = fuzz_rand(f, 2) ? fuzz_rand(f, nr_pages + 4) :
+						     prandom_u32_state(&f->rnd);
+		break;
+	case 10:	/* a data page */
+		rbdesc->page_va[fuzz_rand(f, nr_pages)] =
+			fuzz_bad_page(f, rbdesc->page_va[0]);
+		break;
+	case 11:	/* the meta page */
+		rbdesc->meta_va = fuzz_bad_page(f, rbdesc->meta_va);
+		break;
+	case 12: {	/* a page listed twice, maybe on two CPUs or as a meta page */
+		struct ring_buffer_desc *other = fuzz_entry(desc, fuzz_rand(f, nr_cpus), nr_pages);
+		unsigned long dup = fuzz_rand(f, 2) ? other->meta_va :
+					other->page_va[fuzz_rand(f, nr_pages)];
+
+		rbdesc->page_va[fuzz_rand(f, nr_pages)] = dup;
+		break;
+	}
+	default: {
+		/*
+		 * A random byte in the header or the first entry's cpu and
+		 * nr_page_va, or the low byte of an address. Other bytes of
+		 * an address would make it another kernel page: the host
+		 * giving that page away.
+		 */
+		u8 *b = f->area;
+
+		if (fuzz_rand(f, 2))
+			b[fuzz_rand(f, 24)] = prandom_u32_state(&f->rnd);
+		else
+			rbdesc->page_va[fuzz_rand(f, nr_pages)] ^= 1 + fuzz_rand(f, 255);
+		break;
+	}
+	}
+}
+
+/* A loaded buffer: use every hypercall on it, then unload. */
+static void fuzz_exercise(struct fuzz *f)
+{
+	int cpu, ret;
+
+	kvm_call_hyp_nvhe(__pkvm_enable_event, hyp_event_id_selftest, true);
+	kvm_call_hyp_nvhe(__pkvm_enable_tracing, true);
+	for (cpu = 0; cpu < 4; cpu++)
+		kvm_call_hyp_nvhe(__pkvm_write_event, cpu);
+	for_each_possible_cpu(cpu) {
+		kvm_call_hyp_nvhe(__pkvm_swap_reader_tracing, cpu);
+		if (fuzz_rand(f, 2))
+			kvm_call_hyp_nvhe(__pkvm_reset_tracing, cpu);
+	}
+	kvm_call_hyp_nvhe(__pkvm_enable_tracing, false);
+	kvm_call_hyp_nvhe(__pkvm_enable_event, hyp_event_id_selftest, false);
+	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+	ret = kvm_call_hyp_nvhe(__pkvm_enable_tracing, true);
+	if (ret != -ENODEV)
+		fuzz_fail(f, "enable after unload: %d, expected %d", ret, -ENODEV);
+}
+
+/* Every page back with the host, nothing pinned or held by the hypervisor. */
+static void fuzz_check_pages(struct fuzz *f)
+{
+	int i, ret;
+
+	for (i = 0; i < FUZZ_POOL; i++) {
+		ret = fuzz_unshare(f->pool[i]);
+		if (!ret)
+			ret = fuzz_share(f->pool[i]);
+		if (ret) {
+			fuzz_fail(f, "pool page %d not back with the host (%d)", i, ret);
+			f->pool_shared[i] = false;
+		}
+	}
+	for (i = 0; i < FUZZ_AREA; i++) {
+		unsigned long va = (unsigned long)f->area + i * PAGE_SIZE;
+
+		ret = fuzz_share(va);
+		if (!ret)
+			ret = fuzz_unshare(va);
+		if (ret)
+			fuzz_fail(f, "descriptor page %d not back with the host (%d)", i, ret);
+	}
+}
+
+static void fuzz_valid_load(struct fuzz *f)
+{
+	size_t size = fuzz_build(f, f->area, 2, 3);
+	int ret = hostile_load(f->area, size);
+
+	if (ret) {
+		fuzz_fail(f, "valid descriptor refused (%d)", ret);
+		return;
+	}
+	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+}
+
+static void fuzz_case(struct fuzz *f)
+{
+	int nr_cpus = 1 + fuzz_rand(f, min(num_possible_cpus(), 3U));
+	int nr_pages = 3 + fuzz_rand(f, FUZZ_POOL / nr_cpus - 3);
+	unsigned long addr = (unsigned long)f->area;
+	bool second_shared = false;
+	size_t size;
+	int i, ret;
+
+	size = fuzz_build(f, f->area, nr_cpus, nr_pages);
+	for (i = 1 + fuzz_rand(f, 3); i > 0; i--)
+		fuzz_mutate(f, &addr, &size, &second_shared, nr_cpus, nr_pages);
+	if (second_shared && fuzz_share((unsigned long)f->area + PAGE_SIZE))
+		second_shared = false;
+	memcpy(f->copy, f->area, FUZZ_AREA * PAGE_SIZE);
+
+	ret = hostile_load((void *)addr, size);
+	f->cases++;
+	if (!ret) {
+		f->loaded++;
+		fuzz_exercise(f);
+	} else {
+		f->refused++;
+	}
+	if (second_shared)
+		fuzz_unshare((unsigned long)f->area + PAGE_SIZE);
+	/*
+	 * Given back as handed over, no hypervisor pointers left in it. The
+	 * second page is not the descriptor's when it was shared: it may
+	 * have been listed as a ring buffer page, and written.
+	 */
+	for (i = 0; i < (second_shared ? 1 : FUZZ_AREA) * PAGE_SIZE / 8; i++) {
+		u64 was = ((u64 *)f->copy)[i], is = ((u64 *)f->area)[i];
+		size_t len = ((struct trace_buffer_desc *)f->copy)->struct_len;
+
+		/* After struct_len is the writer's room: it may come back zeroed. */
+		if (was != is && !(i * 8 >= len && !is)) {
+			fuzz_fail(f, "%s (%d), descriptor given back changed at %d: %llx, was %llx",
+				  ret ? "refused" : "loaded", ret, i * 8, is, was);
+			break;
+		}
+	}
+	fuzz_check_pages(f);
+	fuzz_valid_load(f);
+}
+
+/* The concurrent phase: random hypercalls on every CPU, scribbled pages. */
+struct fuzz_thread {
+	struct fuzz		*f;
+	struct rnd_state	rnd;
+	void			*area;		/* a valid descriptor, never written */
+	size_t			size;
+	struct completion	done;
+	unsigned int		bad_ret;
+};
+
+static int fuzz_hypercalls(void *arg)
+{
+	struct fuzz_thread *t = arg;
+	u32 mult, shift;
+	unsigned int i;
+	int ret;
+
+	clocks_calc_mult_shift(&mult, &shift, arch_timer_get_cntfrq(), NSEC_PER_SEC, 3600);
+	for (i = 0; i < fuzz_ops; i++) {
+		u32 r = prandom_u32_state(&t->rnd);
+		int cpu = (int)((r >> 8) % (nr_cpu_ids + 2)) - 1;
+
+		switch (r % 9) {
+		case 0:
+			ret = hostile_load(t->area, t->size);
+			if (ret && ret != -EBUSY && ret != -EFAULT && ret != -EPERM)
+				t->bad_ret++;
+			break;
+		case 1:
+			kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+			break;
+		case 2:
+			kvm_call_hyp_nvhe(__pkvm_enable_tracing, r & 0x100);
+			break;
+		case 3:
+			kvm_call_hyp_nvhe(__pkvm_swap_reader_tracing, cpu);
+			break;
+		case 4:
+			kvm_call_hyp_nvhe(__pkvm_reset_tracing, cpu);
+			break;
+		case 5:
+			if (r & 0x100)
+				kvm_call_hyp_nvhe(__pkvm_update_clock_tracing, mult, shift,
+						  ktime_get_boot_fast_ns(),
+						  __arch_counter_get_cntpct());
+			else
+				kvm_call_hyp_nvhe(__pkvm_update_clock_tracing, r >> 16,
+						  r & 0xff, 0, (u64)r << 20);
+			break;
+		case 6:
+			kvm_call_hyp_nvhe(__pkvm_enable_event, (r >> 8) % (HYP_NR_EVENTS + 2),
+					  r & 0x100);
+			break;
+		default:
+			kvm_call_hyp_nvhe(__pkvm_write_event, r);
+			break;
+		}
+		if (!(i % 64))
+			cond_resched();
+	}
+	complete(&t->done);
+	return 0;
+}
+
+static int fuzz_scribble(void *arg)
+{
+	struct fuzz_thread *t = arg;
+	struct fuzz *f = t->f;
+
+	while (!kthread_should_stop()) {
+		u32 r = prandom_u32_state(&t->rnd);
+		u64 *p = (u64 *)f->pool[r % FUZZ_POOL];
+
+		p[(r >> 8) % (PAGE_SIZE / 8)] = ((u64)r << 32) | prandom_u32_state(&t->rnd);
+		if (!(r & 0xff))
+			cond_resched();
+	}
+	return 0;
+}
+
+static void fuzz_concurrent(struct fuzz *f)
+{
+	struct fuzz_thread *threads, scribbler = { .f = f };
+	struct task_struct *scribble_task;
+	unsigned int nr = 0, cpu, i;
+
+	threads = kcalloc(nr_cpu_ids, sizeof(*threads), GFP_KERNEL);
+	if (!threads) {
+		fuzz_fail(f, "concurrent phase: out of memory");
+		return;
+	}
+	f->case_nr = f->cases;
+	prandom_seed_state(&scribbler.rnd, f->case_seed ^ 0x5c);
+	scribble_task = kthread_run(fuzz_scribble, &scribbler, "hyp_trace_scribble");
+	for_each_online_cpu(cpu) {
+		struct fuzz_thread *t = &threads[nr];
+		struct task_struct *task;
+
+		t->f = f;
+		init_completion(&t->done);
+		prandom_seed_state(&t->rnd, f->case_seed + cpu);
+		/* FUZZ_AREA pages: fuzz_build() fills that many. */
+		t->area = (void *)__get_free_pages(GFP_KERNEL, get_order(FUZZ_AREA * PAGE_SIZE));
+		if (!t->area)
+			break;
+		t->size = fuzz_build(f, t->area, 1 + (cpu & 1), 3);
+		task = kthread_create_on_cpu(fuzz_hypercalls, t, cpu, "hyp_trace_fuzz/%u");
+		if (IS_ERR(task)) {
+			free_pages((unsigned long)t->area, get_order(FUZZ_AREA * PAGE_SIZE));
+			break;
+		}
+		wake_up_process(task);
+		nr++;
+	}
+	for (i = 0; i < nr; i++)
+		wait_for_completion(&threads[i].done);
+	if (!IS_ERR(scribble_task))
+		kthread_stop(scribble_task);
+	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+
+	f->cases++;
+	for (i = 0; i < nr; i++) {
+		unsigned long va = (unsigned long)threads[i].area;
+		int p, kept = 0;
+
+		if (threads[i].bad_ret)
+			fuzz_fail(f, "concurrent: %u loads failed with an unexpected error",
+				  threads[i].bad_ret);
+		for (p = 0; p < FUZZ_AREA; p++) {
+			if (fuzz_share(va + p * PAGE_SIZE) || fuzz_unshare(va + p * PAGE_SIZE))
+				kept++;
+		}
+		if (kept)
+			fuzz_fail(f, "concurrent: descriptor of CPU thread %u kept", i);
+		else
+			free_pages(va, get_order(FUZZ_AREA * PAGE_SIZE));
+	}
+	kfree(threads);
+	fuzz_check_pages(f);
+	fuzz_valid_load(f);
+	f->loaded++;
+}
+
+static int fuzz_show(struct seq_file *m, void *v)
+{
+	struct fuzz f = { .m = m };
+	struct page *area;
+	unsigned int i, id;
+	bool ok = true;
+
+	if (!is_protected_kvm_enabled()) {
+		fuzz_fail(&f, "not in protected mode");
+		goto summary;
+	}
+	area = alloc_pages(GFP_KERNEL | __GFP_ZERO, get_order(FUZZ_AREA * PAGE_SIZE));
+	f.area = area ? page_address(area) : NULL;
+	f.copy = kmalloc(FUZZ_AREA * PAGE_SIZE, GFP_KERNEL);
+	f.unshared = get_zeroed_page(GFP_KERNEL);
+	for (i = 0; i < FUZZ_POOL; i++) {
+		f.pool[i] = get_zeroed_page(GFP_KERNEL);
+		f.pool_shared[i] = f.pool[i] && !fuzz_share(f.pool[i]);
+		if (!f.pool_shared[i])
+			ok = false;
+	}
+	if (!ok || !f.area || !f.copy || !f.unshared) {
+		fuzz_fail(&f, "out of memory, or pages that cannot be shared");
+		goto out;
+	}
+
+	/* The remote's buffer would make every load -EBUSY. */
+	f.case_seed = fuzz_seed;
+	prandom_seed_state(&f.rnd, f.case_seed);
+	if (hostile_load(f.area, fuzz_build(&f, f.area, 1, 3)) == -EBUSY) {
+		fuzz_fail(&f, "a buffer is loaded: is remotes/hypervisor in use?");
+		goto out;
+	}
+	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+
+	for (i = 0; i < fuzz_cases; i++) {
+		f.case_nr = i;
+		f.case_seed = fuzz_seed + i;
+		prandom_seed_state(&f.rnd, f.case_seed);
+		fuzz_case(&f);
+		cond_resched();
+	}
+	if (fuzz_ops)
+		fuzz_concurrent(&f);
+
+	for (id = 1; id < HYP_NR_EVENTS; id++)
+		kvm_call_hyp_nvhe(__pkvm_enable_event, id, false);
+	hostile_set_clock();
+out:
+	for (i = 0; i < FUZZ_POOL; i++) {
+		/* A page the hypervisor still holds must not go back to the allocator. */
+		if (f.pool_shared[i] && fuzz_unshare(f.pool[i]))
+			continue;
+		free_page(f.pool[i]);
+	}
+	free_page(f.unshared);
+	kfree(f.copy);
+	if (area)
+		__free_pages(area, get_order(FUZZ_AREA * PAGE_SIZE));
+summary:
+	seq_printf(m, "%u cases, %u refused, %u loaded, %u failures\n",
+		   f.cases, f.refused, f.loaded, f.failures);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fuzz);
+
 #define HYP_CLOCK_SAMPLES	100
 #define HYP_CLOCK_FIRST_ID	1000000
 
@@ -438,8 +1012,13 @@ static int __init hyp_trace_test_init(void)
 
 	kvm = debugfs_lookup("kvm", NULL);
 	debugfs_create_file("hyp_trace_clock", 0400, kvm, NULL, &clock_fops);
-	if (is_protected_kvm_enabled())
+	if (is_protected_kvm_enabled()) {
 		debugfs_create_file("hyp_trace_hostile", 0400, kvm, NULL, &hostile_fops);
+		debugfs_create_file("hyp_trace_fuzz", 0400, kvm, NULL, &fuzz_fops);
+		debugfs_create_u64("hyp_trace_fuzz_seed", 0600, kvm, &fuzz_seed);
+		debugfs_create_u32("hyp_trace_fuzz_cases", 0600, kvm, &fuzz_cases);
+		debugfs_create_u32("hyp_trace_fuzz_ops", 0600, kvm, &fuzz_ops);
+	}
 	dput(kvm);
 	return 0;
 }
