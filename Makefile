@@ -89,7 +89,14 @@ run: all
 	$(if $(value CMD),$(file >$(B)/run-cmd.sh,$(value CMD)))
 	@scripts/run-qemu.sh $(if $(value CMD),$(B)/run-cmd.sh,$(SCRIPT))
 
+# make check also builds the debug kernel (build/obj-debug) for a short
+# stress run under KASAN, lockdep and kmemleak (DEBUG_STRESS=0: neither).
+DEBUG_STRESS	?= 1
+export DEBUG_STRESS
 check: all
+ifeq ($(DEBUG)$(NOTRACE)$(DEBUG_STRESS),001)
+	@$(MAKE) --no-print-directory DEBUG=1 all
+endif
 	@scripts/check.sh
 
 # Everything at once on both remotes, DURATION seconds per remote and mode.
@@ -114,7 +121,8 @@ help:
 	@echo '  make run           boot under QEMU (virt, virtualization=on, GICv3, -cpu max)'
 	@echo '                     interactive shell when stdin is a terminal'
 	@echo '  make check         build, run the host tests and the guest tests in protected'
-	@echo '                     and nvhe mode; ends with "N passed, M failed"'
+	@echo '                     and nvhe mode, then a short stress run in each mode in the'
+	@echo '                     debug kernel (built too); ends with "N passed, M failed"'
 	@echo '  make stress        DURATION=60 (default): writers, consumers, resets, hotplug,'
 	@echo '                     rmmod attempts at once on each remote, in each mode; every'
 	@echo '                     event accounted for (see scripts/guest/stress.sh)'
@@ -136,8 +144,10 @@ help:
 	@echo '  SMP=N MEM=MiB      guest CPUs (default 2) and memory (default 1024)'
 	@echo '  TIMEOUT=secs       guest run time limit (default 600)'
 	@echo '  APPEND="..."       extra kernel command line'
-	@echo '  DEBUG=1            build with scripts/configs/debug.config (lockdep,'
-	@echo '                     kmemleak) into build/obj-debug'
+	@echo '  DEBUG=1            build with scripts/configs/debug.config (KASAN, lockdep,'
+	@echo '                     kmemleak) into build/obj-debug; make DEBUG=1 check runs'
+	@echo '                     every guest test there'
+	@echo '  DEBUG_STRESS=0     make check without the debug kernel and its stress run'
 	@echo '  NOTRACE=1          build with hypervisor tracing compiled out into'
 	@echo '                     build/obj-notrace (make bench does it)'
 	@echo '  TESTS="pattern"    make check: run only host/guest tests whose name matches'

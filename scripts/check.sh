@@ -11,12 +11,19 @@
 # Environment: TESTS (grep -E pattern; only matching tests run),
 # MODES (default "protected nvhe"), CHECK_TIMEOUT (seconds per guest run),
 # STRESS=1 (make stress: no host tests; the guest runs stress.sh for
-# DURATION seconds instead of the tests).
+# DURATION seconds instead of the tests), DEBUG_STRESS=0 (no short stress
+# run in the debug kernel), DEBUG_DURATION (its length, default 20 s).
 set -uo pipefail
 
 TESTS=${TESTS:-.}
 MODES=${MODES:-protected nvhe}
-CHECK_TIMEOUT=${CHECK_TIMEOUT:-900}
+# The debug kernel (KASAN, lockdep, kmemleak) runs the whole suite several
+# times slower under TCG.
+if [ "${DEBUG:-0}" = 1 ]; then
+	CHECK_TIMEOUT=${CHECK_TIMEOUT:-5400}
+else
+	CHECK_TIMEOUT=${CHECK_TIMEOUT:-900}
+fi
 STRESS=${STRESS:-0}
 DURATION=${DURATION:-60}
 dir=build/logs/check
@@ -71,37 +78,71 @@ for t in scripts/tests/*.run; do
 	fi
 done
 
-# Guest tests, once per KVM mode.
-case $TESTS in host:*) MODES= ;; esac
-for mode in $MODES; do
-	name=guest:$mode
-	echo "-- $name (log: $dir/$mode.console.log)"
-	gres=$dir/$mode.results
-	if [ "$STRESS" = 1 ]; then
-		printf 'MODE=%s DURATION=%d exec /usr/share/guest/stress.sh\n' \
-			"$mode" "$DURATION" > "$dir/$mode.cmd"
-	else
-		printf 'MODE=%s FILTER=%q exec /usr/share/guest/check.sh\n' \
-			"$mode" "$(echo "$TESTS" | sed 's/^guest:[a-z]*://')" > "$dir/$mode.cmd"
-	fi
-	MODE=$mode TIMEOUT=$CHECK_TIMEOUT LOGNAME_RUN=${dir#build/logs/}/$mode RESULTS_OUT=$gres \
-		scripts/run-qemu.sh "$dir/$mode.cmd" > "$dir/$mode.out" 2>&1
+# One guest run: run_guest NAME MODE CMD [IMAGE INITRAMFS]. The guest's
+# results are recorded as "guest:<prefix><its name>"; a timeout, a panic or
+# any kernel report in the console fails the run.
+run_guest() {
+	local name=$1 mode=$2 cmd=$3
+	local image=${4:-${IMAGE:-build/obj/arch/arm64/boot/Image}}
+	local initramfs=${5:-${INITRAMFS:-build/obj/initramfs.cpio}}
+	local log=$dir/${name#guest:} gres=$dir/${name#guest:}.results rc
+	local prefix=${name#guest:}
+
+	prefix=${prefix%"$mode"}
+	echo "-- $name (log: $log.console.log)"
+	echo "$cmd" > "$log.cmd"
+	MODE=$mode TIMEOUT=$CHECK_TIMEOUT LOGNAME_RUN=${log#build/logs/} RESULTS_OUT=$gres \
+		IMAGE=$image INITRAMFS=$initramfs \
+		scripts/run-qemu.sh "$log.cmd" > "$log.out" 2>&1
 	rc=$?
 	tr -d '\r' < "$gres" | while read -r r n; do
-		[ -n "$n" ] && record "$r" "guest:$n"
+		[ -n "$n" ] && record "$r" "guest:$prefix$n"
 	done
 	if [ $rc != 0 ]; then
-		record FAIL "$name (guest run exit $rc: timeout or panic; see $dir/$mode.console.log)"
-		tail -n 15 "$dir/$mode.out" | sed 's/^/   | /'
+		record FAIL "$name (guest run exit $rc: timeout or panic; see $log.console.log)"
+		tail -n 15 "$log.out" | sed 's/^/   | /'
 	fi
 	# Any kernel report in the console fails the run, whatever the tests said.
-	if grep -qE "$SPLATS" "$dir/$mode.console.log" 2>/dev/null; then
-		record FAIL "$name:kernel-reports (see $dir/$mode.console.log)"
-		grep -E "$SPLATS" "$dir/$mode.console.log" | head -n 5 | sed 's/^/   | /'
+	if grep -qE "$SPLATS" "$log.console.log" 2>/dev/null; then
+		record FAIL "$name:kernel-reports (see $log.console.log)"
+		grep -E "$SPLATS" "$log.console.log" | head -n 5 | sed 's/^/   | /'
 	else
 		record PASS "$name:kernel-reports"
 	fi
+}
+
+# Guest tests, once per KVM mode.
+normal=$MODES
+case $TESTS in host:*) MODES= normal= ;; guest:debug*) normal= ;; esac
+for mode in $normal; do
+	if [ "$STRESS" = 1 ]; then
+		cmd=$(printf 'MODE=%s DURATION=%d exec /usr/share/guest/stress.sh' \
+			"$mode" "$DURATION")
+	else
+		cmd=$(printf 'MODE=%s FILTER=%q exec /usr/share/guest/check.sh' \
+			"$mode" "$(echo "$TESTS" | sed 's/^guest:[a-z]*://')")
+	fi
+	run_guest "guest:$mode" "$mode" "$cmd"
 done
+
+# make check (not make stress, not DEBUG=1 itself): a short stress run of
+# both remotes in the debug kernel (KASAN, lockdep, kmemleak), which the
+# Makefile built into build/obj-debug. DEBUG_STRESS=0 skips it.
+DEBUG_STRESS=${DEBUG_STRESS:-1}
+DEBUG_DURATION=${DEBUG_DURATION:-20}
+if [ "$STRESS" = 0 ] && [ "${DEBUG:-0}" = 0 ] && [ "$DEBUG_STRESS" = 1 ]; then
+	for mode in $MODES; do
+		name=guest:debug:$mode
+		want "$name:stress" || continue
+		if [ ! -f build/obj-debug/initramfs.cpio ]; then
+			record FAIL "$name (no debug kernel: make DEBUG=1)"
+			continue
+		fi
+		run_guest "$name" "$mode" \
+			"MODE=$mode DURATION=$DEBUG_DURATION exec /usr/share/guest/stress.sh" \
+			build/obj-debug/arch/arm64/boot/Image build/obj-debug/initramfs.cpio
+	done
+fi
 
 pass=$(grep -cE '^(PASS|XFAIL) ' "$results")
 fail=$(grep -cvE '^(PASS|XFAIL) ' "$results")
