@@ -450,6 +450,7 @@ struct fuzz {
 	unsigned long		unshared;
 	unsigned long		pool[FUZZ_POOL];
 	bool			pool_shared[FUZZ_POOL];
+	bool			area_kept;	/* never freed then */
 	unsigned int		cases;
 	unsigned int		refused;
 	unsigned int		loaded;
@@ -589,7 +590,14 @@ static void fuzz_mutate(struct fuzz *f, unsigned long *addr, size_t *size, bool 
 		}
 		break;
 	case 1:		/* where */
-		switch (fuzz_rand(f, 5)) {
+		/*
+		 * Only addresses of memory the test owns or the hypervisor
+		 * owns: the hypervisor turns any other address into a
+		 * physical one by masking, and could take a page of the
+		 * host's that is not the test's (the host's choice, but not
+		 * a test of the hypervisor).
+		 */
+		switch (fuzz_rand(f, 4)) {
 		case 0:
 			*addr += 8 * (1 + fuzz_rand(f, 511));
 			break;
@@ -599,11 +607,8 @@ static void fuzz_mutate(struct fuzz *f, unsigned long *addr, size_t *size, bool 
 		case 2:
 			*addr = (unsigned long)lm_alias(__hyp_text_start);
 			break;
-		case 3:
-			*addr = (unsigned long)phys_to_virt(0x08000000);
-			break;
 		default:
-			*addr = 0;
+			*addr = (unsigned long)f->area + PAGE_SIZE;
 			break;
 		}
 		break;
@@ -694,11 +699,17 @@ static void fuzz_check_pages(struct fuzz *f)
 	int i, ret;
 
 	for (i = 0; i < FUZZ_POOL; i++) {
+		if (!f->pool_shared[i])
+			continue;
 		ret = fuzz_unshare(f->pool[i]);
-		if (!ret)
-			ret = fuzz_share(f->pool[i]);
 		if (ret) {
+			/* Still the hypervisor's: never freed (pool_shared stays). */
 			fuzz_fail(f, "pool page %d not back with the host (%d)", i, ret);
+			continue;
+		}
+		ret = fuzz_share(f->pool[i]);
+		if (ret) {
+			fuzz_fail(f, "pool page %d cannot be shared again (%d)", i, ret);
 			f->pool_shared[i] = false;
 		}
 	}
@@ -708,8 +719,10 @@ static void fuzz_check_pages(struct fuzz *f)
 		ret = fuzz_share(va);
 		if (!ret)
 			ret = fuzz_unshare(va);
-		if (ret)
+		if (ret) {
 			fuzz_fail(f, "descriptor page %d not back with the host (%d)", i, ret);
+			f->area_kept = true;
+		}
 	}
 }
 
@@ -737,6 +750,9 @@ static void fuzz_case(struct fuzz *f)
 	size = fuzz_build(f, f->area, nr_cpus, nr_pages);
 	for (i = 1 + fuzz_rand(f, 3); i > 0; i--)
 		fuzz_mutate(f, &addr, &size, &second_shared, nr_cpus, nr_pages);
+	/* From the area's second page, one page: the next is not the test's. */
+	if (addr == (unsigned long)f->area + PAGE_SIZE && size == 2 * PAGE_SIZE)
+		size = PAGE_SIZE;
 	if (second_shared && fuzz_share((unsigned long)f->area + PAGE_SIZE))
 		second_shared = false;
 	memcpy(f->copy, f->area, FUZZ_AREA * PAGE_SIZE);
@@ -971,7 +987,7 @@ out:
 	}
 	free_page(f.unshared);
 	kfree(f.copy);
-	if (area)
+	if (area && !f.area_kept)
 		__free_pages(area, get_order(FUZZ_AREA * PAGE_SIZE));
 summary:
 	seq_printf(m, "%u cases, %u refused, %u loaded, %u failures\n",
