@@ -35,12 +35,17 @@ static struct {
 	struct delayed_work		clock_work;
 } hyp_trace;
 
-/*
- * Give EL2 mult/shift/epoch so that its counter reads CLOCK_BOOTTIME. It
- * refuses (and keeps its clock) mult 0, a shift of 64 or more and an epoch
- * after its own counter read, none of which this computes.
+/**
+ * hyp_trace_sync_clock() - Put the hypervisor's trace clock on the boot clock
+ *
+ * Gives EL2 the mult, shift and epoch that make its counter read
+ * CLOCK_BOOTTIME. EL2 refuses (and keeps its clock) mult 0, a shift of 64
+ * or more and an epoch after its own counter read, none of which this
+ * computes. Also used by the hypervisor tracing tests.
+ *
+ * Return: 0, or the hypercall's error (-ENODEV without tracing at EL2).
  */
-static int hyp_trace_sync_clock(void)
+int hyp_trace_sync_clock(void)
 {
 	u64 cyc = 0, ns = 0, window = U64_MAX;
 	unsigned long flags;
@@ -79,34 +84,44 @@ static void hyp_trace_clock_work(struct work_struct *work)
 	schedule_delayed_work(&hyp_trace.clock_work, HYP_TRACE_CLOCK_SYNC);
 }
 
-static void hyp_trace_unshare(struct trace_buffer_desc *desc)
+/* Page @p of a CPU's buffer in the order they are shared: meta page first. */
+static void *hyp_trace_page(struct ring_buffer_desc *rbdesc, unsigned int p)
+{
+	return (void *)(p ? rbdesc->page_va[p - 1] : rbdesc->meta_va);
+}
+
+/*
+ * Unshare the first @nr pages hyp_trace_share() shared (all: SIZE_MAX).
+ * Only those: unsharing a page that was not shared is a WARN.
+ */
+static void hyp_trace_unshare(struct trace_buffer_desc *desc, size_t nr)
 {
 	struct ring_buffer_desc *rbdesc;
 	unsigned int p;
 	int i;
 
 	for_each_ring_buffer_desc(rbdesc, i, desc) {
-		kvm_unshare_hyp((void *)rbdesc->meta_va, (void *)rbdesc->meta_va + PAGE_SIZE);
-		for (p = 0; p < rbdesc->nr_page_va; p++)
-			kvm_unshare_hyp((void *)rbdesc->page_va[p],
-					(void *)rbdesc->page_va[p] + PAGE_SIZE);
+		for (p = 0; p <= rbdesc->nr_page_va && nr; p++, nr--)
+			kvm_unshare_hyp(hyp_trace_page(rbdesc, p),
+					hyp_trace_page(rbdesc, p) + PAGE_SIZE);
 	}
 }
 
 static int hyp_trace_share(struct trace_buffer_desc *desc)
 {
 	struct ring_buffer_desc *rbdesc;
+	size_t nr = 0;
 	unsigned int p;
 	int i, ret;
 
 	for_each_ring_buffer_desc(rbdesc, i, desc) {
-		ret = kvm_share_hyp((void *)rbdesc->meta_va, (void *)rbdesc->meta_va + PAGE_SIZE);
-		for (p = 0; !ret && p < rbdesc->nr_page_va; p++)
-			ret = kvm_share_hyp((void *)rbdesc->page_va[p],
-					    (void *)rbdesc->page_va[p] + PAGE_SIZE);
-		if (ret) {
-			hyp_trace_unshare(desc);
-			return ret;
+		for (p = 0; p <= rbdesc->nr_page_va; p++, nr++) {
+			ret = kvm_share_hyp(hyp_trace_page(rbdesc, p),
+					    hyp_trace_page(rbdesc, p) + PAGE_SIZE);
+			if (ret) {
+				hyp_trace_unshare(desc, nr);
+				return ret;
+			}
 		}
 	}
 	return 0;
@@ -120,7 +135,7 @@ static void hyp_trace_unload(struct trace_buffer_desc *desc, void *priv)
 		kvm_unshare_hyp(hyp_trace.hyp_desc, hyp_trace.hyp_desc + hyp_trace.hyp_desc_size);
 	free_pages_exact(hyp_trace.hyp_desc, hyp_trace.hyp_desc_size);
 	hyp_trace.hyp_desc = NULL;
-	hyp_trace_unshare(desc);
+	hyp_trace_unshare(desc, SIZE_MAX);
 	trace_remote_free_buffer(desc);
 }
 
@@ -176,7 +191,7 @@ free_hyp_desc:
 	free_pages_exact(hyp_trace.hyp_desc, hyp_size);
 	hyp_trace.hyp_desc = NULL;
 unshare:
-	hyp_trace_unshare(desc);
+	hyp_trace_unshare(desc, SIZE_MAX);
 free_desc:
 	trace_remote_free_buffer(desc);
 	return ERR_PTR(ret);

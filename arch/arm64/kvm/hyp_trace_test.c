@@ -11,7 +11,7 @@
  * "<N> cases, <M> refused, <K> loaded, <F> failures" that a test compares
  * with the exact numbers it expects, so that a case cannot go missing
  * silently. The buffer of remotes/hypervisor must be unloaded. The clock
- * cases leave the selftest event enabled in the hypervisor.
+ * and write cases leave the selftest event enabled in the hypervisor.
  *
  * Clock check, in both modes:
  *
@@ -22,16 +22,23 @@
  * boot clock in ns just before and just after the hypercall, interrupts
  * off. The event's time stamp must fall in between; t1 - t0 bounds how far
  * the two clocks can disagree.
+ *
+ * Forwarded SMC, in protected mode:
+ *
+ *   echo 0x80000001 > /sys/kernel/debug/kvm/hyp_trace_smc
+ *
+ * issues an SMC the hypervisor forwards to the firmware, on the writing CPU.
  */
 
+#include <linux/arm-smccc.h>
 #include <linux/clocksource.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/kvm_host.h>
 #include <linux/prandom.h>
 #include <linux/seq_file.h>
 #include <linux/simple_ring_buffer.h>
-#include <linux/vmalloc.h>
 
 #include <asm/arch_timer.h>
 #include <asm/kvm_hyptrace.h>
@@ -45,6 +52,7 @@ struct hostile {
 	void			*area2;		/* while it holds @area */
 	void			*copy;		/* @area as handed over */
 	unsigned long		pages[NR_TEST_PAGES];
+	bool			shared[NR_TEST_PAGES];
 	unsigned long		unshared;
 	unsigned int		cases;
 	unsigned int		refused;
@@ -106,7 +114,7 @@ static int hostile_load(void *area, size_t size)
 
 /* Clock values that make no sense: refused with -EINVAL. */
 static void hostile_clock_case(struct seq_file *m, struct hostile *h, const char *name,
-			       u32 mult, u32 shift, u64 epoch_cyc)
+			       u64 mult, u64 shift, u64 epoch_cyc)
 {
 	int ret = kvm_call_hyp_nvhe(__pkvm_update_clock_tracing, mult, shift, 0, epoch_cyc);
 
@@ -116,34 +124,13 @@ static void hostile_clock_case(struct seq_file *m, struct hostile *h, const char
 		hostile_result(m, h, false, false, "%s: %d, expected %d", name, ret, -EINVAL);
 }
 
-/*
- * Set the hypervisor's clock to the boot clock, as hyp_trace.c does: the
- * epoch is the middle of two boot clock reads around a counter read, from
- * the tightest of a few tries (the vCPU can be descheduled in between).
- */
-static int hostile_set_clock(void)
+/* A hypercall that must be refused with -EINVAL: @ret is what it returned. */
+static void hostile_einval(struct seq_file *m, struct hostile *h, const char *name, int ret)
 {
-	u64 ns = 0, cyc = 0, window = U64_MAX;
-	unsigned long flags;
-	u32 mult, shift;
-	int i;
-
-	clocks_calc_mult_shift(&mult, &shift, arch_timer_get_cntfrq(), NSEC_PER_SEC, 3600);
-	for (i = 0; i < 8; i++) {
-		u64 ns0, ns1, c;
-
-		local_irq_save(flags);
-		ns0 = ktime_get_boot_fast_ns();
-		c = __arch_counter_get_cntpct();
-		ns1 = ktime_get_boot_fast_ns();
-		local_irq_restore(flags);
-		if (ns1 - ns0 < window) {
-			window = ns1 - ns0;
-			cyc = c;
-			ns = ns0 + window / 2;
-		}
-	}
-	return kvm_call_hyp_nvhe(__pkvm_update_clock_tracing, mult, shift, ns, cyc);
+	if (ret == -EINVAL)
+		hostile_result(m, h, true, false, "%s: refused (%d)", name, ret);
+	else
+		hostile_result(m, h, false, false, "%s: %d, expected %d", name, ret, -EINVAL);
 }
 
 /*
@@ -232,13 +219,51 @@ static void hostile_unload_valid(struct seq_file *m, struct hostile *h, const ch
 	memset(h->area, 0, PAGE_SIZE);
 }
 
+/*
+ * A write_event on a CPU the loaded descriptor leaves out cannot be
+ * recorded: it must fail, not look like a write.
+ */
+static void hostile_write_no_buffer(struct seq_file *m, struct hostile *h)
+{
+	const char *name = "write on a CPU without a buffer";
+	unsigned int other;
+	int ret, cpu = get_cpu();
+
+	if (num_possible_cpus() < 2) {
+		put_cpu();
+		hostile_result(m, h, true, false, "%s: no other CPU", name);
+		return;
+	}
+	hostile_valid(h, 1);
+	other = cpumask_next(cpu, cpu_possible_mask);
+	if (other >= nr_cpu_ids)
+		other = cpumask_first(cpu_possible_mask);
+	hostile_rbdesc(h->area, 0)->cpu = other;
+	memcpy(h->copy, h->area, PAGE_SIZE);
+	ret = hostile_load(h->area, PAGE_SIZE);
+	if (ret) {
+		put_cpu();
+		hostile_result(m, h, false, false, "%s: valid descriptor refused (%d)", name, ret);
+		return;
+	}
+	kvm_call_hyp_nvhe(__pkvm_enable_event, hyp_event_id_selftest, true);
+	kvm_call_hyp_nvhe(__pkvm_enable_tracing, true);
+	ret = kvm_call_hyp_nvhe(__pkvm_write_event, 1);
+	kvm_call_hyp_nvhe(__pkvm_enable_tracing, false);
+	put_cpu();
+	if (ret == -ENODEV)
+		hostile_result(m, h, true, false, "%s: refused (%d)", name, ret);
+	else
+		hostile_result(m, h, false, false, "%s: %d, expected %d", name, ret, -ENODEV);
+	hostile_unload_valid(m, h, name);
+}
+
 static int hostile_show(struct seq_file *m, void *v)
 {
 	struct trace_buffer_desc *desc;
 	struct ring_buffer_desc *rbdesc;
 	struct hostile h = {};
 	unsigned long hyp_va;
-	void *vmalloc_area;
 	phys_addr_t pa;
 	int i, ret = 0;
 
@@ -251,16 +276,16 @@ static int hostile_show(struct seq_file *m, void *v)
 	h.area2 = (void *)get_zeroed_page(GFP_KERNEL);
 	h.copy = (void *)get_zeroed_page(GFP_KERNEL);
 	h.unshared = get_zeroed_page(GFP_KERNEL);
-	vmalloc_area = vzalloc(PAGE_SIZE);
 	for (i = 0; i < NR_TEST_PAGES; i++) {
 		void *va;
 
 		h.pages[i] = get_zeroed_page(GFP_KERNEL);
 		va = (void *)h.pages[i];
-		if (!va || kvm_share_hyp(va, va + PAGE_SIZE))
+		h.shared[i] = va && !kvm_share_hyp(va, va + PAGE_SIZE);
+		if (!h.shared[i])
 			ret = -ENOMEM;
 	}
-	if (ret || !h.area || !h.area2 || !h.copy || !h.unshared || !vmalloc_area) {
+	if (ret || !h.area || !h.area2 || !h.copy || !h.unshared) {
 		hostile_result(m, &h, false, false, "out of memory");
 		goto out;
 	}
@@ -304,7 +329,7 @@ static int hostile_show(struct seq_file *m, void *v)
 	hostile_valid(&h, 1);
 	hostile_case(m, &h, "area not page aligned", h.area + 8, PAGE_SIZE);
 	hostile_valid(&h, 1);
-	hostile_case(m, &h, "area not in the linear map", vmalloc_area, PAGE_SIZE);
+	hostile_case(m, &h, "area in hypervisor memory", lm_alias(__hyp_text_start), PAGE_SIZE);
 
 	hostile_valid(&h, 1);
 	desc->struct_len = 2 * PAGE_SIZE;
@@ -371,13 +396,24 @@ static int hostile_show(struct seq_file *m, void *v)
 	hostile_case(m, &h, "meta page not aligned", h.area, PAGE_SIZE);
 
 	/* A valid clock, then clocks that must not replace it. */
-	ret = hostile_set_clock();
+	ret = hyp_trace_sync_clock();
 	hostile_clock_case(m, &h, "clock mult 0", 0, 10, 0);
 	hostile_clock_case(m, &h, "clock shift 64", 1, 64, 0);
 	hostile_clock_case(m, &h, "clock mult 0, shift 200", 0, 200, 0);
 	hostile_clock_case(m, &h, "clock epoch in the future", 1, 0,
 			   __arch_counter_get_cntpct() + 3600ULL * arch_timer_get_cntfrq());
+	/* Registers are checked whole: truncated, these would be valid. */
+	hostile_clock_case(m, &h, "clock shift 2^32 + 5", 1, BIT_ULL(32) + 5, 0);
+	hostile_clock_case(m, &h, "clock mult 2^32 + 1", BIT_ULL(32) + 1, 5, 0);
 	hostile_clock_kept(m, &h, ret);
+
+	hostile_einval(m, &h, "swap on CPU 2^32",
+		       kvm_call_hyp_nvhe(__pkvm_swap_reader_tracing, BIT_ULL(32)));
+	hostile_einval(m, &h, "reset of CPU 2^32 + 1",
+		       kvm_call_hyp_nvhe(__pkvm_reset_tracing, BIT_ULL(32) + 1));
+	hostile_einval(m, &h, "event id 2^16 + 1",
+		       kvm_call_hyp_nvhe(__pkvm_enable_event, BIT_ULL(16) + 1, true));
+	hostile_write_no_buffer(m, &h);
 
 	/* Still alive, and still able to load after all that. */
 	hostile_valid(&h, 2);
@@ -391,12 +427,11 @@ static int hostile_show(struct seq_file *m, void *v)
 
 out:
 	for (i = 0; i < NR_TEST_PAGES; i++) {
-		if (h.pages[i]) {
+		/* Only what was shared: unsharing anything else is a WARN. */
+		if (h.shared[i])
 			kvm_unshare_hyp((void *)h.pages[i], (void *)h.pages[i] + PAGE_SIZE);
-			free_page(h.pages[i]);
-		}
+		free_page(h.pages[i]);
 	}
-	vfree(vmalloc_area);
 	free_page(h.unshared);
 	free_page((unsigned long)h.copy);
 	free_page((unsigned long)h.area2);
@@ -426,7 +461,9 @@ DEFINE_SHOW_ATTRIBUTE(hostile);
  * Then, for hyp_trace_fuzz_ops hypercalls per CPU, every online CPU makes
  * random tracing hypercalls (load, unload, enable, swap, reset, clock,
  * enable_event, write_event, valid or not) while another thread scribbles
- * over the shared pages; the pages are checked again at the end.
+ * over the shared pages; the pages are checked again at the end. Last, a
+ * valid buffer is unloaded and loaded again while every CPU writes (one more
+ * case, counted as loaded).
  *
  * Prints one line per failure ("FAIL case <n>: ...", rerun one case with
  * its seed and hyp_trace_fuzz_cases=1) and the summary
@@ -800,11 +837,9 @@ struct fuzz_thread {
 static int fuzz_hypercalls(void *arg)
 {
 	struct fuzz_thread *t = arg;
-	u32 mult, shift;
 	unsigned int i;
 	int ret;
 
-	clocks_calc_mult_shift(&mult, &shift, arch_timer_get_cntfrq(), NSEC_PER_SEC, 3600);
 	for (i = 0; i < fuzz_ops; i++) {
 		u32 r = prandom_u32_state(&t->rnd);
 		int cpu = (int)((r >> 8) % (nr_cpu_ids + 2)) - 1;
@@ -829,9 +864,7 @@ static int fuzz_hypercalls(void *arg)
 			break;
 		case 5:
 			if (r & 0x100)
-				kvm_call_hyp_nvhe(__pkvm_update_clock_tracing, mult, shift,
-						  ktime_get_boot_fast_ns(),
-						  __arch_counter_get_cntpct());
+				hyp_trace_sync_clock();
 			else
 				kvm_call_hyp_nvhe(__pkvm_update_clock_tracing, r >> 16,
 						  r & 0xff, 0, (u64)r << 20);
@@ -930,6 +963,122 @@ static void fuzz_concurrent(struct fuzz *f)
 	f->loaded++;
 }
 
+/*
+ * Unload while every CPU writes: a valid buffer on as many CPUs as the pool
+ * allows, every event on, a kthread per online CPU calling write_event (and
+ * so writing hyp_enter, host_hcall, selftest and hyp_exit) without pause,
+ * unloaded and loaded again FUZZ_UNLOAD_ROUNDS times. Each round must have
+ * recorded events, and once unloaded no pool page may change while the
+ * writers go on: nothing at EL2 writes through a stale pointer.
+ */
+#define FUZZ_UNLOAD_ROUNDS	20
+
+static int fuzz_writer(void *arg)
+{
+	unsigned int *bad_ret = arg;
+	u64 n = 0;
+	int ret;
+
+	while (!kthread_should_stop()) {
+		/* -ENODEV: tracing is being turned off on this CPU. */
+		ret = kvm_call_hyp_nvhe(__pkvm_write_event, n++);
+		if (ret && ret != -ENODEV)
+			(*bad_ret)++;
+		if (!(n % 64))
+			cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * The fewest events a CPU of the descriptor wrote in a round. The round's
+ * own enable and unload hypercalls write a few on one CPU; the writer
+ * threads write hundreds on each.
+ */
+#define FUZZ_UNLOAD_MIN_EVENTS	32
+
+static u64 fuzz_min_entries(struct trace_buffer_desc *desc)
+{
+	struct ring_buffer_desc *rbdesc;
+	u64 entries = U64_MAX;
+	int i;
+
+	for_each_ring_buffer_desc(rbdesc, i, desc) {
+		/* A CPU that is offline has no writer. */
+		if (!cpu_online(rbdesc->cpu))
+			continue;
+		entries = min(entries,
+			      READ_ONCE(((struct trace_buffer_meta *)rbdesc->meta_va)->entries));
+	}
+	return entries;
+}
+
+static void fuzz_unload_under_writers(struct fuzz *f)
+{
+	int nr_cpus = min_t(int, num_possible_cpus(), FUZZ_POOL / 4);
+	unsigned int cpu, id, round, nr = 0, *bad_ret;
+	struct task_struct **writers;
+	u64 entries;
+	u8 *snap;
+	int i, ret;
+
+	f->case_nr = f->cases++;
+	writers = kcalloc(nr_cpu_ids, sizeof(*writers), GFP_KERNEL);
+	bad_ret = kcalloc(nr_cpu_ids, sizeof(*bad_ret), GFP_KERNEL);
+	snap = kvmalloc(FUZZ_POOL * PAGE_SIZE, GFP_KERNEL);
+	if (!writers || !bad_ret || !snap) {
+		fuzz_fail(f, "unload: out of memory");
+		goto out;
+	}
+	for (id = 1; id < HYP_NR_EVENTS; id++)
+		kvm_call_hyp_nvhe(__pkvm_enable_event, id, true);
+	for_each_online_cpu(cpu) {
+		writers[nr] = kthread_create_on_cpu(fuzz_writer, &bad_ret[nr], cpu,
+						    "hyp_trace_writer/%u");
+		if (IS_ERR(writers[nr]))
+			break;
+		wake_up_process(writers[nr++]);
+	}
+
+	for (round = 0; round < FUZZ_UNLOAD_ROUNDS; round++) {
+		ret = hostile_load(f->area, fuzz_build(f, f->area, nr_cpus, 3));
+		if (ret) {
+			fuzz_fail(f, "unload: round %u: valid descriptor refused (%d)", round, ret);
+			break;
+		}
+		kvm_call_hyp_nvhe(__pkvm_enable_tracing, true);
+		usleep_range(1000, 2000);
+		kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+
+		entries = fuzz_min_entries(f->area);
+		if (entries < FUZZ_UNLOAD_MIN_EVENTS)
+			fuzz_fail(f, "unload: round %u: only %llu events on a CPU", round, entries);
+		for (i = 0; i < FUZZ_POOL; i++)
+			memcpy(snap + i * PAGE_SIZE, (void *)f->pool[i], PAGE_SIZE);
+		usleep_range(1000, 2000);
+		for (i = 0; i < FUZZ_POOL; i++) {
+			if (memcmp(snap + i * PAGE_SIZE, (void *)f->pool[i], PAGE_SIZE))
+				fuzz_fail(f, "unload: round %u: pool page %d written after unload",
+					  round, i);
+		}
+	}
+
+	for (i = 0; i < nr; i++) {
+		kthread_stop(writers[i]);
+		if (bad_ret[i])
+			fuzz_fail(f, "unload: %u writes failed with an unexpected error",
+				  bad_ret[i]);
+	}
+	for (id = 1; id < HYP_NR_EVENTS; id++)
+		kvm_call_hyp_nvhe(__pkvm_enable_event, id, false);
+	fuzz_check_pages(f);
+	f->loaded++;
+out:
+	kvfree(snap);
+	kfree(bad_ret);
+	kfree(writers);
+}
+
 static int fuzz_show(struct seq_file *m, void *v)
 {
 	struct fuzz f = { .m = m };
@@ -972,12 +1121,14 @@ static int fuzz_show(struct seq_file *m, void *v)
 		fuzz_case(&f);
 		cond_resched();
 	}
-	if (fuzz_ops)
+	if (fuzz_ops) {
 		fuzz_concurrent(&f);
+		fuzz_unload_under_writers(&f);
+	}
 
 	for (id = 1; id < HYP_NR_EVENTS; id++)
 		kvm_call_hyp_nvhe(__pkvm_enable_event, id, false);
-	hostile_set_clock();
+	hyp_trace_sync_clock();
 out:
 	for (i = 0; i < FUZZ_POOL; i++) {
 		/* A page the hypervisor still holds must not go back to the allocator. */
@@ -1019,6 +1170,35 @@ static int clock_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(clock);
 
+/*
+ * Forwarded SMC (protected mode, where the hypervisor traps the host's
+ * SMCs): writing 0x80000000 (SMCCC_VERSION) or 0x80000001
+ * (SMCCC_ARCH_FEATURES, asking about function 0) issues that SMC on the
+ * writing CPU. The hypervisor handles neither and forwards them to the
+ * firmware; both only read. Any other id is refused.
+ */
+static ssize_t smc_write(struct file *file, const char __user *ubuf, size_t count,
+			 loff_t *ppos)
+{
+	struct arm_smccc_res res;
+	u32 id;
+	int ret;
+
+	ret = kstrtou32_from_user(ubuf, count, 0, &id);
+	if (ret)
+		return ret;
+	if (id != ARM_SMCCC_VERSION_FUNC_ID && id != ARM_SMCCC_ARCH_FEATURES_FUNC_ID)
+		return -EINVAL;
+	arm_smccc_1_1_smc(id, 0, &res);
+	return count;
+}
+
+static const struct file_operations smc_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= smc_write,
+};
+
 static int __init hyp_trace_test_init(void)
 {
 	struct dentry *kvm;
@@ -1030,6 +1210,7 @@ static int __init hyp_trace_test_init(void)
 	debugfs_create_file("hyp_trace_clock", 0400, kvm, NULL, &clock_fops);
 	if (is_protected_kvm_enabled()) {
 		debugfs_create_file("hyp_trace_hostile", 0400, kvm, NULL, &hostile_fops);
+		debugfs_create_file("hyp_trace_smc", 0200, kvm, NULL, &smc_fops);
 		debugfs_create_file("hyp_trace_fuzz", 0400, kvm, NULL, &fuzz_fops);
 		debugfs_create_u64("hyp_trace_fuzz_seed", 0600, kvm, &fuzz_seed);
 		debugfs_create_u32("hyp_trace_fuzz_cases", 0600, kvm, &fuzz_cases);

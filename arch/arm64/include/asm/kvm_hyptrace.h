@@ -57,4 +57,8 @@ enum hyp_event_id {
 #define HYP_EVENT_AS_REMOTE_EVENT(__name, __proto, __struct, __assign, __printk) \
 	REMOTE_EVENT(__name, hyp_event_id_##__name, __struct, __printk)
 
+#ifndef __KVM_NVHE_HYPERVISOR__
+int hyp_trace_sync_clock(void);
+#endif
+
 #endif /* __ARM64_KVM_HYPTRACE_H */

@@ -37,6 +37,8 @@ static struct trace_buffer_desc *trace_desc;
 static size_t trace_desc_size;
 static struct simple_buffer_page *trace_bpages;
 static size_t trace_nr_bpages;
+/* Tracing on (the last __pkvm_enable_tracing() of a loaded buffer). */
+static bool trace_on;
 bool hyp_trace_events[HYP_NR_EVENTS];
 
 /* ns = epoch_ns + ((cycles - epoch_cyc) * mult) >> shift */
@@ -72,12 +74,14 @@ static u64 trace_clock_ns(void)
 
 /*
  * Refuses (-EINVAL), keeping the clock in use, a conversion that makes no
- * sense: mult 0 stops time, a shift of 64 or more is undefined, and an epoch
- * after the current counter value makes cycles - epoch_cyc wrap.
+ * sense: mult 0 stops time, a mult wider than 32 bits or a shift of 64 or
+ * more are not what the host computes (and the register is checked whole,
+ * not truncated), and an epoch after the current counter value makes
+ * cycles - epoch_cyc wrap.
  */
-int __pkvm_update_clock_tracing(u32 mult, u32 shift, u64 epoch_ns, u64 epoch_cyc)
+int __pkvm_update_clock_tracing(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
 {
-	if (!mult || shift >= 64 || epoch_cyc > __arch_counter_get_cntpct())
+	if (!mult || mult > U32_MAX || shift >= 64 || epoch_cyc > __arch_counter_get_cntpct())
 		return -EINVAL;
 
 	hyp_spin_lock(&trace_lock);
@@ -122,9 +126,10 @@ static unsigned int trace_nr_cpus(void)
 	return is_protected_kvm_enabled() ? hyp_nr_cpus : NR_CPUS;
 }
 
-static bool trace_cpu_ok(s64 cpu)
+/* @cpu as the host passed it, whole: a negative int is a huge u64. */
+static bool trace_cpu_ok(u64 cpu)
 {
-	return cpu >= 0 && cpu < trace_nr_cpus() && kvm_arm_hyp_percpu_base[cpu];
+	return cpu < trace_nr_cpus() && kvm_arm_hyp_percpu_base[cpu];
 }
 
 /*
@@ -327,6 +332,7 @@ void __pkvm_unload_tracing(void)
 		trace_unload_cpus(trace_desc, trace_desc->nr_cpus);
 		trace_give_back_desc(trace_desc, trace_desc_size, trace_bpages, trace_nr_bpages);
 		trace_desc = NULL;
+		WRITE_ONCE(trace_on, false);
 	}
 	hyp_spin_unlock(&trace_lock);
 }
@@ -341,13 +347,14 @@ int __pkvm_enable_tracing(bool enable)
 		for_each_ring_buffer_desc(rbdesc, i, trace_desc)
 			simple_ring_buffer_enable_tracing(per_cpu_ptr(&trace_rb, rbdesc->cpu),
 							  enable);
+		WRITE_ONCE(trace_on, enable);
 		ret = 0;
 	}
 	hyp_spin_unlock(&trace_lock);
 	return ret;
 }
 
-int __pkvm_swap_reader_tracing(unsigned int cpu)
+int __pkvm_swap_reader_tracing(u64 cpu)
 {
 	int ret = -ENODEV;
 
@@ -361,7 +368,7 @@ int __pkvm_swap_reader_tracing(unsigned int cpu)
 	return ret;
 }
 
-int __pkvm_reset_tracing(unsigned int cpu)
+int __pkvm_reset_tracing(u64 cpu)
 {
 	int ret = -ENODEV;
 
@@ -375,7 +382,7 @@ int __pkvm_reset_tracing(unsigned int cpu)
 	return ret;
 }
 
-int __pkvm_enable_event(unsigned short id, bool enable)
+int __pkvm_enable_event(u64 id, bool enable)
 {
 	if (!id || id >= HYP_NR_EVENTS)
 		return -EINVAL;
@@ -393,8 +400,25 @@ void hyp_trace_commit(void)
 	simple_ring_buffer_commit(this_cpu_ptr(&trace_rb));
 }
 
+/*
+ * Write a selftest event on this CPU. Nothing to do while tracing or the
+ * event is off; -ENODEV if it should be written and cannot be: this CPU
+ * has no buffer in the loaded descriptor, or its buffer is being reset,
+ * disabled or unloaded by another CPU right now. Never a silent drop the
+ * host cannot tell from a write.
+ */
 int __pkvm_write_event(u64 id)
 {
-	trace_selftest(id);
+	struct remote_event_format_selftest *entry;
+
+	if (!READ_ONCE(trace_on) || !READ_ONCE(hyp_trace_events[hyp_event_id_selftest]))
+		return 0;
+
+	entry = hyp_trace_reserve(sizeof(*entry));
+	if (!entry)
+		return -ENODEV;
+	entry->hdr.id = hyp_event_id_selftest;
+	entry->id = id;
+	hyp_trace_commit();
 	return 0;
 }

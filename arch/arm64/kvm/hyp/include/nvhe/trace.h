@@ -13,10 +13,10 @@
 int __pkvm_load_tracing(unsigned long desc_hva, size_t desc_size);
 void __pkvm_unload_tracing(void);
 int __pkvm_enable_tracing(bool enable);
-int __pkvm_swap_reader_tracing(unsigned int cpu);
-int __pkvm_reset_tracing(unsigned int cpu);
-int __pkvm_update_clock_tracing(u32 mult, u32 shift, u64 epoch_ns, u64 epoch_cyc);
-int __pkvm_enable_event(unsigned short id, bool enable);
+int __pkvm_swap_reader_tracing(u64 cpu);
+int __pkvm_reset_tracing(u64 cpu);
+int __pkvm_update_clock_tracing(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc);
+int __pkvm_enable_event(u64 id, bool enable);
 int __pkvm_write_event(u64 id);
 
 /* The records: struct remote_event_format_<name>. */
@@ -63,23 +63,23 @@ static inline int __pkvm_enable_tracing(bool enable)
 	return -ENODEV;
 }
 
-static inline int __pkvm_swap_reader_tracing(unsigned int cpu)
+static inline int __pkvm_swap_reader_tracing(u64 cpu)
 {
 	return -ENODEV;
 }
 
-static inline int __pkvm_reset_tracing(unsigned int cpu)
+static inline int __pkvm_reset_tracing(u64 cpu)
 {
 	return -ENODEV;
 }
 
-static inline int __pkvm_update_clock_tracing(u32 mult, u32 shift, u64 epoch_ns,
+static inline int __pkvm_update_clock_tracing(u64 mult, u64 shift, u64 epoch_ns,
 					      u64 epoch_cyc)
 {
 	return -ENODEV;
 }
 
-static inline int __pkvm_enable_event(unsigned short id, bool enable)
+static inline int __pkvm_enable_event(u64 id, bool enable)
 {
 	return -ENODEV;
 }
