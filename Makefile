@@ -35,7 +35,10 @@ INITRAMFS	:= $(OBJ)/initramfs.cpio
 
 CROSS_COMPILE	?= aarch64-linux-gnu-
 JOBS		?= $(shell nproc)
-CCACHE		:= $(shell command -v ccache 2>/dev/null)
+# Looked up when the kernel is built, not when this file is read: on a fresh
+# machine "make deps" installs ccache first, and a CC that changes between
+# two builds makes kbuild rebuild every object.
+CCACHE		= $(shell command -v ccache 2>/dev/null)
 KMAKE		= $(MAKE) -C $(SRC) O=$(CURDIR)/$(OBJ) ARCH=arm64 \
 		  CROSS_COMPILE=$(CROSS_COMPILE) -j$(JOBS) --no-print-directory \
 		  $(if $(CCACHE),CC="ccache $(CROSS_COMPILE)gcc") $(KFLAGS)
