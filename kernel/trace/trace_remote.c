@@ -43,6 +43,8 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include "trace.h"	/* TRACE_MODE_READ, TRACE_MODE_WRITE */
+
 #define TRACE_REMOTE_DEFAULT_SIZE	(7 << 10)
 
 /*
@@ -1399,6 +1401,13 @@ static struct remote_event remote_ftrace_event = {
 	.print_fmt	= "\"\"",
 };
 
+/* Like trace.c's files: root only, writable ones TRACE_MODE_WRITE. */
+static bool trace_remote_file(struct dentry *parent, const char *name, umode_t mode,
+			      void *data, const struct file_operations *fops)
+{
+	return tracefs_create_file(name, mode, parent, data, fops);
+}
+
 static int trace_remote_create_events(struct trace_remote *remote)
 {
 	struct dentry *events, *sys, *d;
@@ -1407,10 +1416,11 @@ static int trace_remote_create_events(struct trace_remote *remote)
 	events = tracefs_create_dir("events", remote->dentry);
 	if (!events)
 		return -ENOMEM;
-	tracefs_create_file("enable", 0644, events, &remote->cpus[nr_cpu_ids],
-			    &events_enable_fops);
-	tracefs_create_file("header_page", 0444, events, (void *)1UL, &header_fops);
-	tracefs_create_file("header_event", 0444, events, NULL, &header_fops);
+	if (!trace_remote_file(events, "enable", TRACE_MODE_WRITE, &remote->cpus[nr_cpu_ids],
+			       &events_enable_fops) ||
+	    !trace_remote_file(events, "header_page", TRACE_MODE_READ, (void *)1UL, &header_fops) ||
+	    !trace_remote_file(events, "header_event", TRACE_MODE_READ, NULL, &header_fops))
+		return -ENOMEM;
 	if (strcmp(remote->name, "ftrace")) {
 		d = tracefs_create_dir("ftrace", events);
 		if (!d)
@@ -1418,27 +1428,33 @@ static int trace_remote_create_events(struct trace_remote *remote)
 		d = tracefs_create_dir(remote_ftrace_event.name, d);
 		if (!d)
 			return -ENOMEM;
-		tracefs_create_file("id", 0444, d, &remote_ftrace_event, &static_event_id_fops);
-		tracefs_create_file("format", 0444, d, &remote_ftrace_event,
-				    &static_event_format_fops);
+		if (!trace_remote_file(d, "id", TRACE_MODE_READ, &remote_ftrace_event,
+				       &static_event_id_fops) ||
+		    !trace_remote_file(d, "format", TRACE_MODE_READ, &remote_ftrace_event,
+				       &static_event_format_fops))
+			return -ENOMEM;
 	}
 
 	sys = tracefs_create_dir(remote->name, events);
 	if (!sys)
 		return -ENOMEM;
 	/* The remote is the only system: its switches are the top-level ones. */
-	tracefs_create_file("enable", 0644, sys, &remote->cpus[nr_cpu_ids], &events_enable_fops);
-	tracefs_create_file("filter", 0644, sys, &remote->cpus[nr_cpu_ids], &event_filter_fops);
+	if (!trace_remote_file(sys, "enable", TRACE_MODE_WRITE, &remote->cpus[nr_cpu_ids],
+			       &events_enable_fops) ||
+	    !trace_remote_file(sys, "filter", TRACE_MODE_WRITE, &remote->cpus[nr_cpu_ids],
+			       &event_filter_fops))
+		return -ENOMEM;
 	for (i = 0; i < remote->nr_events; i++) {
 		struct trace_remote_event_file *ef = &remote->event_files[i];
 
 		d = tracefs_create_dir(ef->event->name, sys);
 		if (!d)
 			return -ENOMEM;
-		tracefs_create_file("enable", 0644, d, ef, &event_enable_fops);
-		tracefs_create_file("id", 0444, d, ef, &event_id_fops);
-		tracefs_create_file("format", 0444, d, ef, &event_format_fops);
-		tracefs_create_file("filter", 0644, d, ef, &event_filter_fops);
+		if (!trace_remote_file(d, "enable", TRACE_MODE_WRITE, ef, &event_enable_fops) ||
+		    !trace_remote_file(d, "id", TRACE_MODE_READ, ef, &event_id_fops) ||
+		    !trace_remote_file(d, "format", TRACE_MODE_READ, ef, &event_format_fops) ||
+		    !trace_remote_file(d, "filter", TRACE_MODE_WRITE, ef, &event_filter_fops))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -1446,19 +1462,23 @@ static int trace_remote_create_events(struct trace_remote *remote)
 static int trace_remote_create_files(struct trace_remote *remote)
 {
 	struct trace_remote_cpu *all = &remote->cpus[nr_cpu_ids];
-	struct dentry *percpu, *d;
+	struct dentry *top = remote->dentry, *percpu, *d;
 	char name[16];
 	int cpu;
 
-	tracefs_create_file("tracing_on", 0644, remote->dentry, all, &tracing_on_fops);
-	tracefs_create_file("buffer_size_kb", 0644, remote->dentry, all, &buffer_size_kb_fops);
-	tracefs_create_file("trace_clock", 0444, remote->dentry, all, &trace_clock_fops);
-	tracefs_create_file("available_events", 0444, remote->dentry, all,
-			    &available_events_fops);
-	if (remote->cbs->write_event)
-		tracefs_create_file("write_event", 0200, remote->dentry, all, &write_event_fops);
-	tracefs_create_file("trace", 0644, remote->dentry, all, &trace_remote_trace_fops);
-	tracefs_create_file("trace_pipe", 0444, remote->dentry, all, &trace_remote_pipe_fops);
+	if (!trace_remote_file(top, "tracing_on", TRACE_MODE_WRITE, all, &tracing_on_fops) ||
+	    !trace_remote_file(top, "buffer_size_kb", TRACE_MODE_WRITE, all,
+			       &buffer_size_kb_fops) ||
+	    !trace_remote_file(top, "trace_clock", TRACE_MODE_READ, all, &trace_clock_fops) ||
+	    !trace_remote_file(top, "available_events", TRACE_MODE_READ, all,
+			       &available_events_fops) ||
+	    !trace_remote_file(top, "trace", TRACE_MODE_WRITE, all, &trace_remote_trace_fops) ||
+	    !trace_remote_file(top, "trace_pipe", TRACE_MODE_READ, all, &trace_remote_pipe_fops))
+		return -ENOMEM;
+	/* Write only: nothing to read back. */
+	if (remote->cbs->write_event &&
+	    !trace_remote_file(top, "write_event", 0200, all, &write_event_fops))
+		return -ENOMEM;
 
 	percpu = tracefs_create_dir("per_cpu", remote->dentry);
 	if (!percpu)
@@ -1468,13 +1488,15 @@ static int trace_remote_create_files(struct trace_remote *remote)
 		d = tracefs_create_dir(name, percpu);
 		if (!d)
 			return -ENOMEM;
-		tracefs_create_file("trace", 0644, d, &remote->cpus[cpu],
-				    &trace_remote_trace_fops);
-		tracefs_create_file("trace_pipe", 0444, d, &remote->cpus[cpu],
-				    &trace_remote_pipe_fops);
-		tracefs_create_file("trace_pipe_raw", 0444, d, &remote->cpus[cpu],
-				    &trace_remote_raw_fops);
-		tracefs_create_file("stats", 0444, d, &remote->cpus[cpu], &stats_fops);
+		if (!trace_remote_file(d, "trace", TRACE_MODE_WRITE, &remote->cpus[cpu],
+				       &trace_remote_trace_fops) ||
+		    !trace_remote_file(d, "trace_pipe", TRACE_MODE_READ, &remote->cpus[cpu],
+				       &trace_remote_pipe_fops) ||
+		    !trace_remote_file(d, "trace_pipe_raw", TRACE_MODE_READ, &remote->cpus[cpu],
+				       &trace_remote_raw_fops) ||
+		    !trace_remote_file(d, "stats", TRACE_MODE_READ, &remote->cpus[cpu],
+				       &stats_fops))
+			return -ENOMEM;
 	}
 
 	return trace_remote_create_events(remote);

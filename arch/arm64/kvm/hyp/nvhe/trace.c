@@ -118,8 +118,9 @@ static void trace_unload_page(void *hyp_va)
 
 /*
  * CPUs the hypervisor has per-CPU data for: in protected mode the ones it
- * manages, in nVHE mode (hyp_nr_cpus unset) those the host gave a per-CPU
- * area.
+ * manages; in nVHE mode, where hyp_nr_cpus is not set, the bound is the
+ * size of kvm_arm_hyp_percpu_base[] (NR_CPUS, as hyp-smp.c declares it),
+ * and trace_cpu_ok() also requires the host gave that CPU a per-CPU area.
  */
 static unsigned int trace_nr_cpus(void)
 {
