@@ -14,7 +14,9 @@
 #
 # Environment: MODE (protected|nvhe|vhe), SMP, MEM, TIMEOUT (seconds), APPEND,
 # IMAGE, INITRAMFS, LOGNAME_RUN (log file stem), RESULTS_OUT (file that
-# receives the "results" port).
+# receives the "results" port), ICOUNT=1 (-icount shift=0,sleep=off: one
+# guest instruction is one ns of guest time, and timings inside the guest
+# count instructions, the same on every run).
 set -euo pipefail
 
 MODE=${MODE:-protected}
@@ -82,6 +84,9 @@ qemu=(qemu-system-aarch64
 	-device virtserialport,chardev=status,name=status
 	-chardev file,id=results,path="$results"
 	-device virtserialport,chardev=results,name=results)
+if [ "${ICOUNT:-0}" = 1 ]; then
+	qemu+=(-icount shift=0,sleep=off)
+fi
 
 if [ -z "$script" ] && [ -t 0 ]; then
 	# Interactive: console and monitor on the terminal (Ctrl-A X quits),
