@@ -264,6 +264,9 @@ struct trace_remote_reader {
 	size_t				pos;
 };
 
+/* Events were lost, but how many is not known (as trace.c prints it). */
+#define TRACE_REMOTE_LOST_UNKNOWN	ULONG_MAX
+
 static bool trace_remote_reader_has_cpu(struct trace_remote_reader *reader, int cpu)
 {
 	return reader->cpu == RING_BUFFER_ALL_CPUS || reader->cpu == cpu;
@@ -291,6 +294,9 @@ trace_remote_peek(struct trace_remote_reader *reader, int *cpu, u64 *ts,
 				continue;
 			event = ring_buffer_iter_peek(reader->iters[c], &t);
 			l = reader->iter_lost[c];
+			/* The writer came round to the page being read. */
+			if (!l && ring_buffer_iter_dropped(reader->iters[c]))
+				l = TRACE_REMOTE_LOST_UNKNOWN;
 		}
 		if (event && (!next || t < *ts)) {
 			next = event;
@@ -324,7 +330,9 @@ static void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
 	if (ring_buffer_event_length(event) >= sizeof(*hdr))
 		re = trace_remote_find_event(remote, hdr->id);
 
-	if (lost)
+	if (lost == TRACE_REMOTE_LOST_UNKNOWN)
+		trace_seq_printf(s, "CPU:%d [LOST EVENTS]\n", cpu);
+	else if (lost)
 		trace_seq_printf(s, "CPU:%d [LOST %lu EVENTS]\n", cpu, lost);
 
 	nsecs = do_div(secs, NSEC_PER_SEC);
@@ -643,6 +651,8 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 		for_each_cpu(cpu, &remote->buffer_cpus) {
 			if (!trace_remote_reader_has_cpu(reader, cpu))
 				continue;
+			/* The writer's counters, as of now, for the overrun below. */
+			ring_buffer_poll_remote(remote->trace_buffer, cpu);
 			reader->iters[cpu] = ring_buffer_read_start(remote->trace_buffer, cpu,
 								    GFP_KERNEL);
 			if (!reader->iters[cpu]) {
