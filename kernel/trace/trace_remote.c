@@ -295,7 +295,7 @@ trace_remote_peek(struct trace_remote_reader *reader, int *cpu, u64 *ts,
 			event = ring_buffer_iter_peek(reader->iters[c], &t);
 			l = reader->iter_lost[c];
 			/* The writer came round to the page being read. */
-			if (!l && ring_buffer_iter_dropped(reader->iters[c]))
+			if (ring_buffer_iter_dropped(reader->iters[c]))
 				l = TRACE_REMOTE_LOST_UNKNOWN;
 		}
 		if (event && (!next || t < *ts)) {
