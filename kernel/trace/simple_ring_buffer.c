@@ -158,7 +158,12 @@ void *simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer,
 	void *at;
 	int status;
 
-	status = cmpxchg(&cpu_buffer->status, SIMPLE_RB_READY, SIMPLE_RB_WRITING);
+	/*
+	 * Acquire is enough: taking the buffer orders what follows, as taking
+	 * a lock does; the release in commit (or in reset and unload, which
+	 * take it with a full cmpxchg) orders what came before.
+	 */
+	status = cmpxchg_acquire(&cpu_buffer->status, SIMPLE_RB_READY, SIMPLE_RB_WRITING);
 	if (status != SIMPLE_RB_READY) {
 		if (status == SIMPLE_RB_WRITING)
 			WRITE_ONCE(cpu_buffer->dropped, cpu_buffer->dropped + 1);

@@ -26,7 +26,7 @@
 #include <nvhe/spinlock.h>
 #include <nvhe/trace.h>
 
-static DEFINE_PER_CPU(struct simple_rb_per_cpu, trace_rb);
+DEFINE_PER_CPU(struct simple_rb_per_cpu, hyp_trace_rb);
 static DEFINE_HYP_SPINLOCK(trace_lock);	/* load, unload, swap, reset, clock */
 
 /*
@@ -39,20 +39,36 @@ static struct simple_buffer_page *trace_bpages;
 static size_t trace_nr_bpages;
 /* Tracing on (the last __pkvm_enable_tracing() of a loaded buffer). */
 static bool trace_on;
-bool hyp_trace_events[HYP_NR_EVENTS];
+/* u32, not bool or u8: a site tests it with ldr and cbz, no masking. */
+u32 hyp_trace_events[HYP_NR_EVENTS];
 
-/* ns = epoch_ns + ((cycles - epoch_cyc) * mult) >> shift */
+/*
+ * ns = epoch_ns + ((cycles - epoch_cyc) * mult) >> shift. Up to max_delta
+ * cycles after the epoch, the product fits 64 bits.
+ */
 static struct {
 	u32	seq;
 	u32	mult;
 	u32	shift;
 	u64	epoch_ns;
 	u64	epoch_cyc;
+	u64	max_delta;
 } hyp_clock;
+
+/*
+ * The counter, after the instructions before it (isb). Unlike
+ * __arch_counter_get_cntpct(), later loads are not ordered after it: a
+ * time stamp needs no such order.
+ */
+static __always_inline u64 trace_read_counter(void)
+{
+	isb();
+	return read_sysreg(cntpct_el0);
+}
 
 static u64 trace_clock_ns(void)
 {
-	u64 cyc, ns, epoch_ns, epoch_cyc;
+	u64 cyc, delta, epoch_ns, epoch_cyc, max_delta;
 	u32 seq, mult, shift;
 
 	do {
@@ -62,14 +78,17 @@ static u64 trace_clock_ns(void)
 		shift = READ_ONCE(hyp_clock.shift);
 		epoch_ns = READ_ONCE(hyp_clock.epoch_ns);
 		epoch_cyc = READ_ONCE(hyp_clock.epoch_cyc);
+		max_delta = READ_ONCE(hyp_clock.max_delta);
 		/* Pairs with the barrier in __pkvm_update_clock_tracing(). */
 		smp_rmb();
 	} while ((seq & 1) || seq != READ_ONCE(hyp_clock.seq));
 
-	cyc = __arch_counter_get_cntpct();
+	cyc = trace_read_counter();
+	delta = cyc - epoch_cyc;
+	if (likely(delta <= max_delta))
+		return epoch_ns + ((delta * mult) >> shift);
 	/* 128 bits: no overflow however long since the epoch. */
-	ns = (u64)(((u128)(cyc - epoch_cyc) * mult) >> shift);
-	return epoch_ns + ns;
+	return epoch_ns + (u64)(((u128)delta * mult) >> shift);
 }
 
 /*
@@ -92,6 +111,7 @@ int __pkvm_update_clock_tracing(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc
 	WRITE_ONCE(hyp_clock.shift, shift);
 	WRITE_ONCE(hyp_clock.epoch_ns, epoch_ns);
 	WRITE_ONCE(hyp_clock.epoch_cyc, epoch_cyc);
+	WRITE_ONCE(hyp_clock.max_delta, U64_MAX / mult);
 	/* Release: the values are visible before the even sequence. */
 	smp_store_release(&hyp_clock.seq, hyp_clock.seq + 1);
 	hyp_spin_unlock(&trace_lock);
@@ -209,7 +229,7 @@ static void trace_unload_cpus(struct trace_buffer_desc *desc, int nr)
 	for_each_ring_buffer_desc(rbdesc, i, desc) {
 		if (i >= nr)
 			break;
-		simple_ring_buffer_unload(per_cpu_ptr(&trace_rb, rbdesc->cpu));
+		simple_ring_buffer_unload(per_cpu_ptr(&hyp_trace_rb, rbdesc->cpu));
 	}
 }
 
@@ -304,7 +324,7 @@ int __pkvm_load_tracing(unsigned long desc_hva, size_t desc_size)
 	first = (struct simple_buffer_page *)((char *)desc + desc->struct_len);
 	bpages = first;
 	for_each_ring_buffer_desc(rbdesc, i, desc) {
-		ret = simple_ring_buffer_init_mm(per_cpu_ptr(&trace_rb, rbdesc->cpu), bpages,
+		ret = simple_ring_buffer_init_mm(per_cpu_ptr(&hyp_trace_rb, rbdesc->cpu), bpages,
 						 rbdesc, trace_load_page, trace_unload_page);
 		if (ret) {
 			trace_unload_cpus(desc, i);
@@ -346,7 +366,7 @@ int __pkvm_enable_tracing(bool enable)
 	hyp_spin_lock(&trace_lock);
 	if (trace_desc) {
 		for_each_ring_buffer_desc(rbdesc, i, trace_desc)
-			simple_ring_buffer_enable_tracing(per_cpu_ptr(&trace_rb, rbdesc->cpu),
+			simple_ring_buffer_enable_tracing(per_cpu_ptr(&hyp_trace_rb, rbdesc->cpu),
 							  enable);
 		WRITE_ONCE(trace_on, enable);
 		ret = 0;
@@ -364,7 +384,7 @@ int __pkvm_swap_reader_tracing(u64 cpu)
 
 	hyp_spin_lock(&trace_lock);
 	if (trace_desc)
-		ret = simple_ring_buffer_swap_reader_page(per_cpu_ptr(&trace_rb, cpu));
+		ret = simple_ring_buffer_swap_reader_page(per_cpu_ptr(&hyp_trace_rb, cpu));
 	hyp_spin_unlock(&trace_lock);
 	return ret;
 }
@@ -378,7 +398,7 @@ int __pkvm_reset_tracing(u64 cpu)
 
 	hyp_spin_lock(&trace_lock);
 	if (trace_desc)
-		ret = simple_ring_buffer_reset(per_cpu_ptr(&trace_rb, cpu));
+		ret = simple_ring_buffer_reset(per_cpu_ptr(&hyp_trace_rb, cpu));
 	hyp_spin_unlock(&trace_lock);
 	return ret;
 }
@@ -393,12 +413,7 @@ int __pkvm_enable_event(u64 id, bool enable)
 
 void *hyp_trace_reserve(unsigned long length)
 {
-	return simple_ring_buffer_reserve(this_cpu_ptr(&trace_rb), length, trace_clock_ns());
-}
-
-void hyp_trace_commit(void)
-{
-	simple_ring_buffer_commit(this_cpu_ptr(&trace_rb));
+	return simple_ring_buffer_reserve(this_cpu_ptr(&hyp_trace_rb), length, trace_clock_ns());
 }
 
 /*

@@ -17,4 +17,10 @@
 				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);	\
 	__old;								\
 })
+#define cmpxchg_acquire(ptr, o, n) ({					\
+	__typeof__(*(ptr)) __old = (o);					\
+	__atomic_compare_exchange_n((ptr), &__old, (n), false,		\
+				    __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE);	\
+	__old;								\
+})
 #endif

@@ -3,6 +3,8 @@
 #define __ARM64_KVM_HYP_NVHE_TRACE_H
 
 #include <linux/errno.h>
+#include <linux/percpu-defs.h>
+#include <linux/simple_ring_buffer.h>
 #include <linux/types.h>
 #include <asm/kvm_asm.h>
 #include <asm/kvm_hyp.h>
@@ -28,11 +30,17 @@ int __pkvm_write_event(u64 id);
 #undef REMOTE_EVENT_FORMAT_ONLY
 #undef REMOTE_EVENT_INCLUDE_FILE
 
-extern bool hyp_trace_events[HYP_NR_EVENTS];
+extern u32 hyp_trace_events[HYP_NR_EVENTS];
+DECLARE_PER_CPU(struct simple_rb_per_cpu, hyp_trace_rb);
 void *hyp_trace_reserve(unsigned long length);
-void hyp_trace_commit(void);
 
-/* trace_<name>(): one load and a branch while the event is off. */
+/* Inline: one call less per event. */
+static __always_inline void hyp_trace_commit(void)
+{
+	simple_ring_buffer_commit(this_cpu_ptr(&hyp_trace_rb));
+}
+
+/* trace_<name>(): one load and a branch (ldrb, cbz) while the event is off. */
 #define HYP_EVENT(__name, __proto, __struct, __assign, __printk)	\
 static __always_inline void trace_##__name(__proto)			\
 {									\
