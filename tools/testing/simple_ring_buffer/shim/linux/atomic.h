@@ -11,16 +11,12 @@
 #define smp_load_acquire(p)	(__atomic_load_n((p), __ATOMIC_ACQUIRE))
 #define smp_rmb()		(__atomic_thread_fence(__ATOMIC_ACQUIRE))
 #define smp_wmb()		(__atomic_thread_fence(__ATOMIC_RELEASE))
-#define cmpxchg(ptr, o, n) ({						\
+#define __shim_cmpxchg(ptr, o, n, order) ({				\
 	__typeof__(*(ptr)) __old = (o);					\
 	__atomic_compare_exchange_n((ptr), &__old, (n), false,		\
-				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);	\
+				    (order), (order));			\
 	__old;								\
 })
-#define cmpxchg_acquire(ptr, o, n) ({					\
-	__typeof__(*(ptr)) __old = (o);					\
-	__atomic_compare_exchange_n((ptr), &__old, (n), false,		\
-				    __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE);	\
-	__old;								\
-})
+#define cmpxchg(ptr, o, n)	__shim_cmpxchg(ptr, o, n, __ATOMIC_SEQ_CST)
+#define cmpxchg_acquire(ptr, o, n)	__shim_cmpxchg(ptr, o, n, __ATOMIC_ACQUIRE)
 #endif
