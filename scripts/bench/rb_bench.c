@@ -16,6 +16,8 @@
 #include <linux/trace_clock.h>
 
 #define NR_PAGES	8
+/* 8-byte payload events: 16 bytes each, 4072 bytes of events per page. */
+#define EVENTS_PER_PAGE	254
 
 static unsigned int events = 200000;
 module_param(events, uint, 0444);
@@ -102,6 +104,109 @@ static u64 bench_clock(void)
 	return sum ? t : 0;
 }
 
+/* A writer on @n pages of its own, enabled; NULL if memory ran out. */
+static struct simple_rb_per_cpu *swap_writer(unsigned int n, struct ring_buffer_desc **descp)
+{
+	struct simple_rb_per_cpu *cb = kzalloc(sizeof(*cb), GFP_KERNEL);
+	struct ring_buffer_desc *desc = kvzalloc(ring_buffer_desc_size(n), GFP_KERNEL);
+	struct simple_buffer_page *bpages = kvcalloc(n, sizeof(*bpages), GFP_KERNEL);
+	unsigned int i;
+
+	*descp = desc;
+	if (!cb || !desc || !bpages)
+		goto fail;
+	desc->meta_va = get_zeroed_page(GFP_KERNEL);
+	for (i = 0; i < n; i++) {
+		desc->page_va[i] = get_zeroed_page(GFP_KERNEL);
+		desc->nr_page_va = i + 1;
+		if (!desc->page_va[i])
+			goto fail;
+	}
+	if (!desc->meta_va || simple_ring_buffer_init(cb, bpages, desc))
+		goto fail;
+	simple_ring_buffer_enable_tracing(cb, true);
+	return cb;
+fail:
+	kfree(cb);
+	kvfree(bpages);
+	return NULL;
+}
+
+static void swap_writer_free(struct simple_rb_per_cpu *cb, struct ring_buffer_desc *desc)
+{
+	unsigned int i;
+
+	if (cb) {
+		simple_ring_buffer_unload(cb);
+		kvfree(cb->bpages);
+		kfree(cb);
+	}
+	if (!desc)
+		return;
+	free_page(desc->meta_va);
+	for (i = 0; i < desc->nr_page_va; i++)
+		free_page(desc->page_va[i]);
+	kvfree(desc);
+}
+
+static void swap_write(struct simple_rb_per_cpu *cb, unsigned int nr)
+{
+	while (nr--) {
+		u64 *p = simple_ring_buffer_reserve(cb, sizeof(u64), 0);
+
+		if (p) {
+			*p = nr;
+			simple_ring_buffer_commit(cb);
+		}
+	}
+}
+
+/*
+ * The writer's side of a reader swap (simple_ring_buffer_swap_reader_page),
+ * on @n pages: after each round of writes, time one swap. A round is one
+ * page of events (a reader that keeps up) or, with @lap, one and a half
+ * times the ring (the writer overwrote everything since the last swap, and
+ * the head is half a ring away from where that swap left it).
+ * Returns the mean per swap, clock overhead removed, or 0.
+ */
+static u64 bench_swap(unsigned int n, bool lap, unsigned int rounds)
+{
+	struct ring_buffer_desc *desc;
+	struct simple_rb_per_cpu *cb = swap_writer(n, &desc);
+	u64 t0, t = 0, overhead;
+	unsigned long flags;
+	unsigned int i;
+
+	if (!cb) {
+		swap_writer_free(cb, desc);
+		return 0;
+	}
+	local_irq_save(flags);
+	t0 = ktime_get_ns();
+	overhead = ktime_get_ns() - t0;
+	for (i = 0; i < rounds; i++) {
+		swap_write(cb, (lap ? n + n / 2 : 1) * EVENTS_PER_PAGE);
+		t0 = ktime_get_ns();
+		simple_ring_buffer_swap_reader_page(cb);
+		t += ktime_get_ns() - t0 - overhead;
+	}
+	local_irq_restore(flags);
+	swap_writer_free(cb, desc);
+	return div_u64(t, rounds);
+}
+
+static void bench_swaps(void)
+{
+	/* The smallest ring (3 pages) and 4 MiB plus the reader page. */
+	static const unsigned int sizes[] = { 3, 1025 };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		pr_info("rb_bench: writer swap, %u pages: %llu ns after one page, %llu ns after a lap\n",
+			sizes[i], bench_swap(sizes[i], false, 200),
+			bench_swap(sizes[i], true, sizes[i] > 100 ? 10 : 200));
+}
+
 static int __init rb_bench_init(void)
 {
 	u64 s = U64_MAX, f = U64_MAX, c = U64_MAX, t;
@@ -127,6 +232,7 @@ static int __init rb_bench_init(void)
 		pr_info("rb_bench: of which the clock read: %llu ns; writers alone: %llu vs %llu ns, ratio %llu.%02llu\n",
 			c, s - c, f - c, div64_u64(s - c, f - c),
 			div64_u64((s - c) * 100, f - c) % 100);
+	bench_swaps();
 	return -EAGAIN;	/* nothing to keep loaded */
 }
 module_init(rb_bench_init);
