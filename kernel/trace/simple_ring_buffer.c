@@ -33,9 +33,10 @@
  * that finds UPDATE waits for the writer to finish moving the head.
  *
  * The swap does not scan the ring: it starts at @head_prev, the page it put
- * before the head at the previous swap, and follows the links to the HEAD
- * tag. The head only moves forward, so the walk is as long as the number of
- * pages the writer overwrote since then, usually none.
+ * before the head at the previous swap, unless the writer has pushed the
+ * head since; the ring is then full and the head follows the tail page, so
+ * it starts there. Either way the HEAD tag is a link or two away, whatever
+ * the size of the ring.
  *
  * Time stamps never go backwards: an event stamped before the previous one
  * (a clock resynchronized a little back) gets the previous one's stamp.
@@ -277,7 +278,7 @@ static void simple_rb_publish_lost(struct simple_rb_per_cpu *cpu_buffer, u64 ove
  */
 int simple_ring_buffer_swap_reader_page(struct simple_rb_per_cpu *cpu_buffer)
 {
-	struct simple_buffer_page *reader, *head, *bpage, *prev = NULL;
+	struct simple_buffer_page *reader, *tail, *head, *bpage, *prev = NULL;
 	struct trace_buffer_meta *meta = cpu_buffer->meta;
 	unsigned long link, commit;
 	unsigned int steps;
@@ -294,7 +295,8 @@ int simple_ring_buffer_swap_reader_page(struct simple_rb_per_cpu *cpu_buffer)
 	 */
 	reader = cpu_buffer->reader_page;
 	/* Acquire: pairs with the release of the tail in simple_rb_move_tail(). */
-	if (smp_load_acquire(&cpu_buffer->tail_page) == reader)
+	tail = smp_load_acquire(&cpu_buffer->tail_page);
+	if (tail == reader)
 		goto keep;
 	commit = READ_ONCE(reader->page->commit);
 	if (commit != cpu_buffer->reader_commit) {
@@ -304,8 +306,14 @@ int simple_ring_buffer_swap_reader_page(struct simple_rb_per_cpu *cpu_buffer)
 	/* Final now; once back in the ring the writer may reuse the page. */
 	read_up_to = reader->first_entry + reader->entries;
 
-	/* From the page before the head at the last swap, to the HEAD tag. */
+	/*
+	 * Look for the HEAD tag from the page before the head at the last
+	 * swap; but once the writer has pushed the head, the ring stays full
+	 * until this swap and the head follows the tail: start there.
+	 */
 	bpage = cpu_buffer->head_prev;
+	if (READ_ONCE(tail->next) & SIMPLE_RB_FLAG_MASK)
+		bpage = tail;
 	for (steps = 0; steps < 2 * cpu_buffer->nr_pages; steps++) {
 		link = READ_ONCE(bpage->next);
 		if (link & SIMPLE_RB_FLAG_UPDATE) {
