@@ -59,16 +59,6 @@
 #define SIMPLE_RB_FLAG_UPDATE	2UL
 #define SIMPLE_RB_FLAG_MASK	3UL
 
-/*
- * Bytes of events per page. The last 8 stay free: a reader that copies the
- * page out (trace_pipe_raw) stores the number of events lost before it there,
- * as the kernel's ring buffer does.
- */
-#define SIMPLE_RB_DATA_SIZE	(PAGE_SIZE - sizeof(struct simple_buffer_data_page) - 8)
-#define SIMPLE_RB_TS_SHIFT	27
-#define SIMPLE_RB_TS_MAX	BIT_ULL(SIMPLE_RB_TS_SHIFT)
-/* type_len:5 | time_delta:27, then array[0] = length */
-#define SIMPLE_RB_EVENT_HDR	8
 #define SIMPLE_RB_TIME_EXTEND	8
 
 static struct simple_buffer_page *simple_bpage_next(struct simple_buffer_page *bpage)
@@ -78,7 +68,6 @@ static struct simple_buffer_page *simple_bpage_next(struct simple_buffer_page *b
 
 static void simple_bpage_reset(struct simple_buffer_page *bpage)
 {
-	bpage->write = 0;
 	bpage->entries = 0;
 	bpage->first_entry = 0;
 	WRITE_ONCE(bpage->page->commit, 0);
@@ -94,6 +83,9 @@ static void simple_rb_move_tail(struct simple_rb_per_cpu *cpu_buffer)
 	struct trace_buffer_meta *meta = cpu_buffer->meta;
 	struct simple_buffer_page *next;
 	unsigned long link;
+
+	/* Final now: the page's count is what was committed since it began. */
+	tail->entries = meta->entries - tail->first_entry;
 
 	for (;;) {
 		link = READ_ONCE(tail->next);
@@ -122,6 +114,8 @@ static void simple_rb_move_tail(struct simple_rb_per_cpu *cpu_buffer)
 	smp_wmb();
 	next->first_entry = meta->entries;
 	WRITE_ONCE(meta->pages_touched, meta->pages_touched + 1);
+	cpu_buffer->tail_data = next->page;
+	cpu_buffer->tail_write = 0;
 	/* Pairs with the acquire in swap: our reads of tail->next are done. */
 	smp_store_release(&cpu_buffer->tail_page, next);
 }
@@ -136,67 +130,60 @@ static void simple_rb_write_time_extend(void *at, u64 delta)
 }
 
 /**
- * simple_ring_buffer_reserve() - Reserve space for an event
- * @cpu_buffer:	The ring buffer of the calling CPU.
- * @length:	Payload size in bytes, at most %SIMPLE_RB_MAX_PAYLOAD.
- * @timestamp:	Time stamp of the event, in the remote's clock.
+ * __simple_ring_buffer_refuse() - Out of line part of a refused reserve
+ * @cpu_buffer:	The ring buffer passed to simple_ring_buffer_reserve().
+ * @status:	The status its cmpxchg found.
  *
- * Must be called on the CPU that owns @cpu_buffer, and followed by
- * simple_ring_buffer_commit() on success. Takes no lock and does a single
- * atomic operation. A reserve nested in another one (or racing with one on
- * another CPU) fails and the event is counted as lost.
+ * Counts the event as lost if a writer was busy, or if the payload was too
+ * large (the buffer was taken then: give it back).
  *
- * Return: a pointer to @length bytes of payload, 8-byte aligned, or NULL
- * when the buffer is not enabled, busy, or @length is too large.
+ * Return: NULL.
  */
-void *simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer,
-				 unsigned long length, u64 timestamp)
+void *__simple_ring_buffer_refuse(struct simple_rb_per_cpu *cpu_buffer, int status)
 {
-	struct simple_buffer_page *tail;
+	if (status == SIMPLE_RB_WRITING || status == SIMPLE_RB_READY)
+		WRITE_ONCE(cpu_buffer->dropped, cpu_buffer->dropped + 1);
+	if (status == SIMPLE_RB_READY) /* Release: back to READY, as in commit. */
+		smp_store_release(&cpu_buffer->status, SIMPLE_RB_READY);
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(__simple_ring_buffer_refuse);
+
+/**
+ * __simple_ring_buffer_reserve_slow() - Out of line part of a reserve
+ * @cpu_buffer:	The ring buffer passed to simple_ring_buffer_reserve(),
+ *		taken by it (WRITING).
+ * @length:	Payload size, rounded up to 8 bytes.
+ * @timestamp:	Time stamp, which may be before the previous event's.
+ *
+ * The first event of a page (which carries the time stamp), an event that
+ * does not fit (move to the next page) or one that needs a time extend.
+ *
+ * Return: a pointer to @length bytes of payload.
+ */
+void *__simple_ring_buffer_reserve_slow(struct simple_rb_per_cpu *cpu_buffer,
+					unsigned long length, u64 timestamp)
+{
+	unsigned long size = length + SIMPLE_RB_EVENT_HDR;
 	struct ring_buffer_event *event;
-	unsigned long size;
 	u64 delta = 0;
 	void *at;
-	int status;
 
-	/*
-	 * Acquire is enough: taking the buffer orders what follows, as taking
-	 * a lock does; the release in commit (or in reset and unload, which
-	 * take it with a full cmpxchg) orders what came before.
-	 */
-	status = cmpxchg_acquire(&cpu_buffer->status, SIMPLE_RB_READY, SIMPLE_RB_WRITING);
-	if (status != SIMPLE_RB_READY) {
-		if (status == SIMPLE_RB_WRITING)
-			WRITE_ONCE(cpu_buffer->dropped, cpu_buffer->dropped + 1);
-		return NULL;
-	}
-
-	if (length > SIMPLE_RB_MAX_PAYLOAD) {
-		WRITE_ONCE(cpu_buffer->dropped, cpu_buffer->dropped + 1);
-		/* Release: back to READY, as in commit. */
-		smp_store_release(&cpu_buffer->status, SIMPLE_RB_READY);
-		return NULL;
-	}
-
-	length = (length + 7) & ~7UL;
-	size = length + SIMPLE_RB_EVENT_HDR;
-	tail = cpu_buffer->tail_page;
+	/* Time stamps never go backwards. */
 	if (timestamp < cpu_buffer->write_stamp)
 		timestamp = cpu_buffer->write_stamp;
 
-	if (tail->write) {
+	if (cpu_buffer->tail_write) {
 		delta = timestamp - cpu_buffer->write_stamp;
 		if (delta >= SIMPLE_RB_TS_MAX)
 			size += SIMPLE_RB_TIME_EXTEND;
-		if (tail->write + size > SIMPLE_RB_DATA_SIZE) {
+		if (cpu_buffer->tail_write + size > SIMPLE_RB_DATA_SIZE)
 			simple_rb_move_tail(cpu_buffer);
-			tail = cpu_buffer->tail_page;
-		}
 	}
 
-	if (!tail->write) {
+	if (!cpu_buffer->tail_write) {
 		/* First event of the page: the page carries the time stamp. */
-		WRITE_ONCE(tail->page->time_stamp, timestamp);
+		WRITE_ONCE(cpu_buffer->tail_data->time_stamp, timestamp);
 		/*
 		 * A reader that copied the previous content of this page checks
 		 * the stamp after the copy: the new stamp is visible before the
@@ -207,7 +194,7 @@ void *simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer,
 		size = length + SIMPLE_RB_EVENT_HDR;
 	}
 
-	at = tail->page->data + tail->write;
+	at = cpu_buffer->tail_data->data + cpu_buffer->tail_write;
 	if (delta >= SIMPLE_RB_TS_MAX) {
 		simple_rb_write_time_extend(at, delta);
 		at += SIMPLE_RB_TIME_EXTEND;
@@ -219,32 +206,12 @@ void *simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer,
 	event->time_delta = delta;
 	event->array[0] = length + sizeof(event->array[0]);
 
-	tail->write += size;
+	cpu_buffer->tail_write += size;
 	cpu_buffer->write_stamp = timestamp;
 
 	return &event->array[1];
 }
-EXPORT_SYMBOL_GPL(simple_ring_buffer_reserve);
-
-/**
- * simple_ring_buffer_commit() - Publish the event reserved last
- * @cpu_buffer:	The ring buffer passed to simple_ring_buffer_reserve().
- *
- * Makes the event visible to the reader and allows the next reserve.
- */
-void simple_ring_buffer_commit(struct simple_rb_per_cpu *cpu_buffer)
-{
-	struct simple_buffer_page *tail = cpu_buffer->tail_page;
-	struct trace_buffer_meta *meta = cpu_buffer->meta;
-
-	tail->entries++;
-	/* The event is written before the reader can see it in @commit. */
-	smp_store_release(&tail->page->commit, tail->write);
-	WRITE_ONCE(meta->entries, meta->entries + 1);
-	/* Release: our writes are done before the next reserve or a reset. */
-	smp_store_release(&cpu_buffer->status, SIMPLE_RB_READY);
-}
-EXPORT_SYMBOL_GPL(simple_ring_buffer_commit);
+EXPORT_SYMBOL_GPL(__simple_ring_buffer_reserve_slow);
 
 /*
  * Publish the events lost since the previous call: @overwritten events
@@ -416,6 +383,8 @@ static void simple_rb_setup_ring(struct simple_rb_per_cpu *cpu_buffer)
 	cpu_buffer->reader_page = &bpages[0];
 	cpu_buffer->head_prev = &bpages[n - 1];
 	cpu_buffer->tail_page = &bpages[1];
+	cpu_buffer->tail_data = bpages[1].page;
+	cpu_buffer->tail_write = 0;
 	cpu_buffer->reader_commit = 0;
 	cpu_buffer->write_stamp = 0;
 	cpu_buffer->dropped = 0;

@@ -26,7 +26,7 @@
 #include <nvhe/spinlock.h>
 #include <nvhe/trace.h>
 
-DEFINE_PER_CPU(struct simple_rb_per_cpu, hyp_trace_rb);
+DEFINE_PER_CPU(struct hyp_trace_cpu, hyp_trace_cpu);
 static DEFINE_HYP_SPINLOCK(trace_lock);	/* load, unload, swap, reset, clock */
 
 /*
@@ -42,53 +42,39 @@ static bool trace_on;
 /* u32, not bool or u8: a site tests it with ldr and cbz, no masking. */
 u32 hyp_trace_events[HYP_NR_EVENTS];
 
-/*
- * ns = epoch_ns + ((cycles - epoch_cyc) * mult) >> shift. Up to max_delta
- * cycles after the epoch, the product fits 64 bits.
- */
-static struct {
-	u32	seq;
-	u32	mult;
-	u32	shift;
-	u64	epoch_ns;
-	u64	epoch_cyc;
-	u64	max_delta;
-} hyp_clock;
+struct hyp_clock hyp_clock;
 
-/*
- * The counter, after the instructions before it (isb). Unlike
- * __arch_counter_get_cntpct(), later loads are not ordered after it: a
- * time stamp needs no such order.
- */
-static __always_inline u64 trace_read_counter(void)
+static struct simple_rb_per_cpu *trace_rb(u64 cpu)
 {
-	isb();
-	return read_sysreg(cntpct_el0);
+	return &per_cpu_ptr(&hyp_trace_cpu, cpu)->rb;
 }
 
-static u64 trace_clock_ns(void)
+/* Take a copy of the host's conversion for this CPU's events. */
+void hyp_trace_clock_refresh(struct hyp_trace_cpu *tc)
 {
-	u64 cyc, delta, epoch_ns, epoch_cyc, max_delta;
-	u32 seq, mult, shift;
+	struct hyp_clock_conv conv;
+	u32 seq;
 
 	do {
 		/* Acquire: pairs with the release of the even sequence. */
 		seq = smp_load_acquire(&hyp_clock.seq);
-		mult = READ_ONCE(hyp_clock.mult);
-		shift = READ_ONCE(hyp_clock.shift);
-		epoch_ns = READ_ONCE(hyp_clock.epoch_ns);
-		epoch_cyc = READ_ONCE(hyp_clock.epoch_cyc);
-		max_delta = READ_ONCE(hyp_clock.max_delta);
+		conv.mult = READ_ONCE(hyp_clock.conv.mult);
+		conv.shift = READ_ONCE(hyp_clock.conv.shift);
+		conv.epoch_ns = READ_ONCE(hyp_clock.conv.epoch_ns);
+		conv.epoch_cyc = READ_ONCE(hyp_clock.conv.epoch_cyc);
+		conv.max_delta = READ_ONCE(hyp_clock.conv.max_delta);
 		/* Pairs with the barrier in __pkvm_update_clock_tracing(). */
 		smp_rmb();
 	} while ((seq & 1) || seq != READ_ONCE(hyp_clock.seq));
 
-	cyc = trace_read_counter();
-	delta = cyc - epoch_cyc;
-	if (likely(delta <= max_delta))
-		return epoch_ns + ((delta * mult) >> shift);
-	/* 128 bits: no overflow however long since the epoch. */
-	return epoch_ns + (u64)(((u128)delta * mult) >> shift);
+	tc->clock = conv;
+	tc->clock_seq = seq;
+}
+
+/* 128 bits: no overflow however long since the epoch. */
+u64 hyp_trace_clock_wide(struct hyp_clock_conv *conv, u64 delta)
+{
+	return conv->epoch_ns + (u64)(((u128)delta * conv->mult) >> conv->shift);
 }
 
 /*
@@ -107,11 +93,11 @@ int __pkvm_update_clock_tracing(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc
 	WRITE_ONCE(hyp_clock.seq, hyp_clock.seq + 1);
 	/* Odd sequence visible before the new values. */
 	smp_wmb();
-	WRITE_ONCE(hyp_clock.mult, mult);
-	WRITE_ONCE(hyp_clock.shift, shift);
-	WRITE_ONCE(hyp_clock.epoch_ns, epoch_ns);
-	WRITE_ONCE(hyp_clock.epoch_cyc, epoch_cyc);
-	WRITE_ONCE(hyp_clock.max_delta, U64_MAX / mult);
+	WRITE_ONCE(hyp_clock.conv.mult, mult);
+	WRITE_ONCE(hyp_clock.conv.shift, shift);
+	WRITE_ONCE(hyp_clock.conv.epoch_ns, epoch_ns);
+	WRITE_ONCE(hyp_clock.conv.epoch_cyc, epoch_cyc);
+	WRITE_ONCE(hyp_clock.conv.max_delta, U64_MAX / mult);
 	/* Release: the values are visible before the even sequence. */
 	smp_store_release(&hyp_clock.seq, hyp_clock.seq + 1);
 	hyp_spin_unlock(&trace_lock);
@@ -229,7 +215,7 @@ static void trace_unload_cpus(struct trace_buffer_desc *desc, int nr)
 	for_each_ring_buffer_desc(rbdesc, i, desc) {
 		if (i >= nr)
 			break;
-		simple_ring_buffer_unload(per_cpu_ptr(&hyp_trace_rb, rbdesc->cpu));
+		simple_ring_buffer_unload(trace_rb(rbdesc->cpu));
 	}
 }
 
@@ -324,7 +310,7 @@ int __pkvm_load_tracing(unsigned long desc_hva, size_t desc_size)
 	first = (struct simple_buffer_page *)((char *)desc + desc->struct_len);
 	bpages = first;
 	for_each_ring_buffer_desc(rbdesc, i, desc) {
-		ret = simple_ring_buffer_init_mm(per_cpu_ptr(&hyp_trace_rb, rbdesc->cpu), bpages,
+		ret = simple_ring_buffer_init_mm(trace_rb(rbdesc->cpu), bpages,
 						 rbdesc, trace_load_page, trace_unload_page);
 		if (ret) {
 			trace_unload_cpus(desc, i);
@@ -366,8 +352,7 @@ int __pkvm_enable_tracing(bool enable)
 	hyp_spin_lock(&trace_lock);
 	if (trace_desc) {
 		for_each_ring_buffer_desc(rbdesc, i, trace_desc)
-			simple_ring_buffer_enable_tracing(per_cpu_ptr(&hyp_trace_rb, rbdesc->cpu),
-							  enable);
+			simple_ring_buffer_enable_tracing(trace_rb(rbdesc->cpu), enable);
 		WRITE_ONCE(trace_on, enable);
 		ret = 0;
 	}
@@ -384,7 +369,7 @@ int __pkvm_swap_reader_tracing(u64 cpu)
 
 	hyp_spin_lock(&trace_lock);
 	if (trace_desc)
-		ret = simple_ring_buffer_swap_reader_page(per_cpu_ptr(&hyp_trace_rb, cpu));
+		ret = simple_ring_buffer_swap_reader_page(trace_rb(cpu));
 	hyp_spin_unlock(&trace_lock);
 	return ret;
 }
@@ -398,7 +383,7 @@ int __pkvm_reset_tracing(u64 cpu)
 
 	hyp_spin_lock(&trace_lock);
 	if (trace_desc)
-		ret = simple_ring_buffer_reset(per_cpu_ptr(&hyp_trace_rb, cpu));
+		ret = simple_ring_buffer_reset(trace_rb(cpu));
 	hyp_spin_unlock(&trace_lock);
 	return ret;
 }
@@ -411,11 +396,6 @@ int __pkvm_enable_event(u64 id, bool enable)
 	return 0;
 }
 
-void *hyp_trace_reserve(unsigned long length)
-{
-	return simple_ring_buffer_reserve(this_cpu_ptr(&hyp_trace_rb), length, trace_clock_ns());
-}
-
 /*
  * Write a selftest event on this CPU. Nothing to do while tracing or the
  * event is off; -ENODEV if it should be written and cannot be: this CPU
@@ -426,15 +406,17 @@ void *hyp_trace_reserve(unsigned long length)
 int __pkvm_write_event(u64 id)
 {
 	struct remote_event_format_selftest *entry;
+	struct hyp_trace_cpu *tc;
 
 	if (!READ_ONCE(trace_on) || !READ_ONCE(hyp_trace_events[hyp_event_id_selftest]))
 		return 0;
 
-	entry = hyp_trace_reserve(sizeof(*entry));
+	tc = this_cpu_ptr(&hyp_trace_cpu);
+	entry = hyp_trace_reserve(tc, sizeof(*entry));
 	if (!entry)
 		return -ENODEV;
 	entry->hdr.id = hyp_event_id_selftest;
 	entry->id = id;
-	hyp_trace_commit();
+	hyp_trace_commit(tc);
 	return 0;
 }

@@ -31,29 +31,93 @@ int __pkvm_write_event(u64 id);
 #undef REMOTE_EVENT_INCLUDE_FILE
 
 extern u32 hyp_trace_events[HYP_NR_EVENTS];
-DECLARE_PER_CPU(struct simple_rb_per_cpu, hyp_trace_rb);
-void *hyp_trace_reserve(unsigned long length);
 
-/* Inline: one call less per event. */
-static __always_inline void hyp_trace_commit(void)
+/*
+ * Counter cycles to ns: epoch_ns + ((cycles - epoch_cyc) * mult) >> shift.
+ * Up to max_delta cycles after the epoch, the product fits 64 bits.
+ */
+struct hyp_clock_conv {
+	u64	epoch_cyc;
+	u64	epoch_ns;
+	u64	max_delta;
+	u32	mult;
+	u32	shift;
+};
+
+/*
+ * The host's last conversion: @seq is odd while it changes, and counts the
+ * changes. Each CPU works from its own copy, taken at sequence @seq, so that
+ * an event reads no shared line but @seq and takes no retry loop.
+ */
+struct hyp_clock {
+	u32			seq;
+	struct hyp_clock_conv	conv;
+};
+
+extern struct hyp_clock hyp_clock;
+
+struct hyp_trace_cpu {
+	struct simple_rb_per_cpu	rb;
+	struct hyp_clock_conv		clock;
+	u32				clock_seq;
+};
+
+DECLARE_PER_CPU(struct hyp_trace_cpu, hyp_trace_cpu);
+
+void hyp_trace_clock_refresh(struct hyp_trace_cpu *tc);
+u64 hyp_trace_clock_wide(struct hyp_clock_conv *conv, u64 delta);
+
+/*
+ * The counter, unordered: unlike __arch_counter_get_cntpct(), no isb before
+ * and no dependency after. The CPU may read it a few instructions early or
+ * late; a time stamp needs no more precision than that, and the ring buffer
+ * never lets one go backwards.
+ */
+static __always_inline u64 hyp_trace_read_counter(void)
 {
-	simple_ring_buffer_commit(this_cpu_ptr(&hyp_trace_rb));
+	return read_sysreg(cntpct_el0);
 }
 
-/* trace_<name>(): one load and a branch (ldrb, cbz) while the event is off. */
+/* Now, in the host's boot clock, as of its last update. */
+static __always_inline u64 hyp_trace_clock(struct hyp_trace_cpu *tc)
+{
+	u64 delta;
+
+	if (unlikely(READ_ONCE(hyp_clock.seq) != tc->clock_seq))
+		hyp_trace_clock_refresh(tc);
+	delta = hyp_trace_read_counter() - tc->clock.epoch_cyc;
+	if (likely(delta <= tc->clock.max_delta))
+		return tc->clock.epoch_ns + ((delta * tc->clock.mult) >> tc->clock.shift);
+	return hyp_trace_clock_wide(&tc->clock, delta);
+}
+
+/* Inline, as simple_ring_buffer's fast path: no call on an event's way. */
+static __always_inline void *hyp_trace_reserve(struct hyp_trace_cpu *tc, unsigned long length)
+{
+	return simple_ring_buffer_reserve(&tc->rb, length, hyp_trace_clock(tc));
+}
+
+static __always_inline void hyp_trace_commit(struct hyp_trace_cpu *tc)
+{
+	simple_ring_buffer_commit(&tc->rb);
+}
+
+/* trace_<name>(): one load and a branch (ldr, cbz) while the event is off. */
 #define HYP_EVENT(__name, __proto, __struct, __assign, __printk)	\
 static __always_inline void trace_##__name(__proto)			\
 {									\
 	struct remote_event_format_##__name *__entry;			\
+	struct hyp_trace_cpu *__tc;					\
 									\
 	if (!READ_ONCE(hyp_trace_events[hyp_event_id_##__name]))	\
 		return;							\
-	__entry = hyp_trace_reserve(sizeof(*__entry));			\
+	__tc = this_cpu_ptr(&hyp_trace_cpu);				\
+	__entry = hyp_trace_reserve(__tc, sizeof(*__entry));		\
 	if (!__entry)							\
 		return;							\
 	__entry->hdr.id = hyp_event_id_##__name;			\
 	__assign							\
-	hyp_trace_commit();						\
+	hyp_trace_commit(__tc);						\
 }
 
 #else
