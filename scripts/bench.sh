@@ -30,19 +30,32 @@ rm -rf build/bench
 cp -r scripts/bench build/bench
 make -s -C "$SRC" O="$(pwd)/$OBJ" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	M="$(pwd)/build/bench" modules
-${CROSS_COMPILE:-aarch64-linux-gnu-}gcc -static -O2 -Wall -Wextra -Werror \
-	-o build/bench/remote_bench scripts/bench/remote_bench.c
+for prog in remote_bench remote_latency; do
+	${CROSS_COMPILE:-aarch64-linux-gnu-}gcc -static -O2 -Wall -Wextra -Werror -pthread \
+		-o build/bench/$prog scripts/bench/$prog.c
+done
 cat > build/bench/run.sh <<'EOF'
 insmod /bench/rb_bench.ko 2>/dev/null; dmesg | grep "rb_bench: " | tail -n 4
 modprobe remote_test && /bench/remote_bench test test
 [ -d /sys/kernel/tracing/remotes/hypervisor ] && /bench/remote_bench hypervisor hypervisor
 EOF
 mkdir -p build/bench/cpio/bench
-cp build/bench/rb_bench.ko build/bench/remote_bench build/bench/cpio/bench/
+cp build/bench/rb_bench.ko build/bench/remote_bench build/bench/remote_latency \
+	build/bench/cpio/bench/
 (cd build/bench/cpio && find . | cpio -o -H newc -R 0:0 --quiet) > build/bench/extra.cpio
 cat "$INITRAMFS" build/bench/extra.cpio > build/bench/initrd
 INITRAMFS=build/bench/initrd LOGNAME_RUN=bench scripts/run-qemu.sh build/bench/run.sh |
 	sed "s/\([0-9]\) ns/\1 $unit/g" | tee build/bench/rb.out
+
+# Latency and idle cost are about real time: this boot runs at TCG speed
+# (no -icount) with the default number of CPUs.
+echo "== guest ($MODE mode, TCG real time): write-to-visible latency, idle cost"
+cat > build/bench/latency.sh <<'EOF'
+modprobe remote_test && /bench/remote_latency test test
+[ -d /sys/kernel/tracing/remotes/hypervisor ] && /bench/remote_latency hypervisor hypervisor
+EOF
+ICOUNT=0 SMP=2 INITRAMFS=build/bench/initrd LOGNAME_RUN=bench-latency \
+	scripts/run-qemu.sh build/bench/latency.sh | tee build/bench/latency.out
 
 # Hypervisor tracing overhead: the same loops on the kernel with tracing
 # compiled in (disabled, then enabled) and on build/obj-notrace (compiled
@@ -66,7 +79,8 @@ echo "== hypervisor tracing overhead ($MODE mode, $how): tracing compiled in"
 hyp_boot "$OBJ" traced
 echo "== hypervisor tracing overhead ($MODE mode, $how): tracing compiled out"
 hyp_boot build/obj-notrace notrace
-cat build/bench/rb.out build/bench/traced/out build/bench/notrace/out | tr -d '\r' | awk -v unit="$unit" '
+cat build/bench/rb.out build/bench/latency.out build/bench/traced/out build/bench/notrace/out |
+	tr -d '\r' | awk -v unit="$unit" '
 	$1 == "BENCH" { best[$2 "," $3] = $4; med[$2 "," $3] = $5 }
 	/rb_bench: .* ratio/ && /best:/ { sub(/.*ratio /, ""); ratio_clock = $1 }
 	/rb_bench: .*writers alone/ { sub(/.*ratio /, ""); ratio_writer = $1 }
@@ -74,6 +88,7 @@ cat build/bench/rb.out build/bench/traced/out build/bench/notrace/out | tr -d '\
 		sub(/.*writer swap, /, ""); n = $1; sub(/.*after one page, /, ""); swap[n ",lap"] = $1
 	}
 	$1 == "RBENCH" { rd[$2 "," $3 "," $4] = $5 }
+	$1 == "LBENCH" { lb[$2 "," $3] = $4 }
 	function flat(what, a, b, d) {
 		d = a ? (b - a) * 100 / a : 0
 		printf "  %-58s %10s  %-8s %s\n", what, sprintf("%d / %d", a, b),
@@ -126,5 +141,19 @@ cat build/bench/rb.out build/bench/traced/out build/bench/notrace/out | tr -d '\
 			printf "  %-58s %10s  %-8s %s\n", r ": load, insns per page, 1-4 MiB / 4-16 MiB",
 				sprintf("%d / %d", lo, hi), "linear", (hi - lo) * 100 / lo <= 25 ? "met (25 %)" : "NOT MET"
 		}
-		print "  not measured yet: write-to-visible latency, idle wakeups, trace-cmd record loss"
+		print "== trace_pipe reader in real time (TCG, 2 CPUs, poll_ms default; 1000 events, 1-10 ms apart)"
+		for (i = 1; i <= 2; i++) {
+			r = i == 1 ? "test" : "hypervisor"
+			if (!((r ",latency_p99_us") in lb))
+				continue
+			printf "  %-58s %10s  %-8s %s\n", r ": write to visible, p50 / p99 (us)",
+				lb[r ",latency_p50_us"] " / " lb[r ",latency_p99_us"], "p99<=10ms",
+				lb[r ",latency_p99_us"] <= 10000 && !lb[r ",latency_events_missing"] ? "met" : "NOT MET"
+			printf "  %-58s %10s  %-8s %s\n", r ": blocked reader idle, its wakeups/s",
+				lb[r ",idle_reader_wakeups_per_s"], "0", lb[r ",idle_reader_wakeups_per_s"] == 0 ? "met" : "NOT MET"
+			printf "  %-58s %10s  %-8s %s\n", r ": blocked reader idle, system switches/s (none open)",
+				lb[r ",idle_ctxt_per_s_blocked_reader"] " (" lb[r ",idle_ctxt_per_s_no_reader"] ")", "same",
+				lb[r ",idle_ctxt_per_s_blocked_reader"] - lb[r ",idle_ctxt_per_s_no_reader"] <= 1 ? "met" : "NOT MET"
+		}
+		print "  not measured yet: trace-cmd record loss"
 	}'

@@ -204,7 +204,7 @@ static void bench_swaps(void)
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		pr_info("rb_bench: writer swap, %u pages: %llu ns after one page, %llu ns after a lap\n",
 			sizes[i], bench_swap(sizes[i], false, 200),
-			bench_swap(sizes[i], true, sizes[i] > 100 ? 10 : 200));
+			bench_swap(sizes[i], true, 50));
 }
 
 static int __init rb_bench_init(void)

@@ -27,48 +27,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "remote_util.h"
+
 /* 24-byte selftest events, 4072 bytes of events per page. */
 #define EVENTS_PER_PAGE	169
 #define ROUNDS		32
 
-static char dir[256];
 static int write_fd;
 static char buf[1 << 16];
-
-static unsigned long long now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
-
-static int open_at(const char *file, int flags)
-{
-	char path[512];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, flags);
-	if (fd < 0)
-		die(path);
-	return fd;
-}
-
-static void put(const char *file, const char *val)
-{
-	int fd = open_at(file, O_WRONLY | O_TRUNC);
-
-	if (write(fd, val, strlen(val)) < 0)
-		die(file);
-	close(fd);
-}
 
 static void write_events(unsigned long n)
 {
