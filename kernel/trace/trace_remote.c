@@ -48,12 +48,18 @@
 #define TRACE_REMOTE_DEFAULT_SIZE	(7 << 10)
 
 /*
- * How often an open consuming reader looks at the meta pages. It bounds the
- * time between a write and its visibility in trace_pipe.
+ * How often the meta pages are looked at while a consuming reader is open
+ * and events come: it bounds the time between a write and its visibility
+ * in trace_pipe (rounded up to a jiffy). After a second without anything to
+ * read, the poll slows down to TRACE_REMOTE_IDLE_POLL_MS, so that an idle
+ * reader costs a few wakeups a second; the first event after that waits up
+ * to that long.
  */
-static unsigned int poll_ms = 10;
+static unsigned int poll_ms = 1;
 module_param(poll_ms, uint, 0644);
 MODULE_PARM_DESC(poll_ms, "Interval in ms at which open trace_pipe readers poll remotes (1-1000)");
+
+#define TRACE_REMOTE_IDLE_POLL_MS	100
 
 struct trace_remote;
 
@@ -99,6 +105,7 @@ struct trace_remote {
 
 	wait_queue_head_t			wait;
 	struct delayed_work			poll_work;
+	unsigned long				poll_busy;	/* jiffies, data seen */
 	struct trace_remote_cpu			*cpus;	/* nr_cpu_ids + 1 */
 	struct trace_remote_event_file		*event_files;	/* nr_events */
 	char					name[];
@@ -169,6 +176,15 @@ static bool trace_remote_empty(struct trace_remote *remote, int cpu)
 }
 
 /*
+ * Events are coming: keep polling at the full rate. Readers that find
+ * events before the poll does say so here.
+ */
+static void trace_remote_busy(struct trace_remote *remote)
+{
+	WRITE_ONCE(remote->poll_busy, jiffies);
+}
+
+/*
  * Unload if nobody needs the buffer any more: once unregistered, what is
  * left unread goes too.
  */
@@ -196,13 +212,21 @@ static void trace_remote_poll(struct work_struct *work)
 	struct trace_remote *remote =
 		container_of(to_delayed_work(work), struct trace_remote, poll_work);
 	unsigned int ms = clamp_val(READ_ONCE(poll_ms), 1, 1000);
+	bool data;
 
 	scoped_guard(mutex, &remote->lock) {
 		if (!remote->nr_readers || !trace_remote_loaded(remote))
 			return;
 		ring_buffer_poll_remote(remote->trace_buffer, RING_BUFFER_ALL_CPUS);
+		data = !trace_remote_empty(remote, RING_BUFFER_ALL_CPUS);
+		if (data)
+			trace_remote_busy(remote);
+		else if (time_after(jiffies, READ_ONCE(remote->poll_busy) + HZ))
+			ms = max(ms, TRACE_REMOTE_IDLE_POLL_MS);
 	}
-	wake_up_interruptible(&remote->wait);
+	/* Blocked readers only wake up for something to read. */
+	if (data)
+		wake_up_interruptible(&remote->wait);
 	schedule_delayed_work(&remote->poll_work, msecs_to_jiffies(ms));
 }
 
@@ -431,8 +455,11 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		trace_remote_fill(reader);
 		if (reader->consuming)
 			trace_remote_access_unlock(remote, reader->cpu);
-		if (trace_seq_used(&reader->seq))
+		if (trace_seq_used(&reader->seq)) {
+			if (reader->consuming)
+				trace_remote_busy(remote);
 			continue;
+		}
 
 		/* Nothing to read. */
 		if (!reader->consuming)
@@ -626,6 +653,8 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 			if (ret)
 				break;
 			remote->nr_readers++;
+			/* Poll at the full rate for a start. */
+			trace_remote_busy(remote);
 			reader->counted = true;
 		}
 		if (!trace_remote_loaded(remote))
@@ -827,6 +856,7 @@ static ssize_t trace_remote_raw_read_iter(struct kiocb *iocb, struct iov_iter *t
 					    reader->cpu, 0);
 		trace_remote_access_unlock(remote, reader->cpu);
 		if (ret >= 0) {
+			trace_remote_busy(remote);
 			/* Whole pages: the tools size their reads on them. */
 			raw->pos = 0;
 			raw->len = page_size;
