@@ -41,7 +41,7 @@ modprobe remote_test && /bench/remote_bench test test
 EOF
 mkdir -p build/bench/cpio/bench
 cp build/bench/rb_bench.ko build/bench/remote_bench build/bench/remote_latency \
-	build/bench/cpio/bench/
+	scripts/bench/record-loss.sh build/bench/cpio/bench/
 (cd build/bench/cpio && find . | cpio -o -H newc -R 0:0 --quiet) > build/bench/extra.cpio
 cat "$INITRAMFS" build/bench/extra.cpio > build/bench/initrd
 INITRAMFS=build/bench/initrd LOGNAME_RUN=bench scripts/run-qemu.sh build/bench/run.sh |
@@ -49,10 +49,11 @@ INITRAMFS=build/bench/initrd LOGNAME_RUN=bench scripts/run-qemu.sh build/bench/r
 
 # Latency and idle cost are about real time: this boot runs at TCG speed
 # (no -icount) with the default number of CPUs.
-echo "== guest ($MODE mode, TCG real time): write-to-visible latency, idle cost"
+echo "== guest ($MODE mode, TCG real time): write-to-visible latency, idle cost, trace-cmd loss"
 cat > build/bench/latency.sh <<'EOF'
 modprobe remote_test && /bench/remote_latency test test
 [ -d /sys/kernel/tracing/remotes/hypervisor ] && /bench/remote_latency hypervisor hypervisor
+/bench/record-loss.sh
 EOF
 ICOUNT=0 SMP=2 INITRAMFS=build/bench/initrd LOGNAME_RUN=bench-latency \
 	scripts/run-qemu.sh build/bench/latency.sh | tee build/bench/latency.out
@@ -89,6 +90,7 @@ cat build/bench/rb.out build/bench/latency.out build/bench/traced/out build/benc
 	}
 	$1 == "RBENCH" { rd[$2 "," $3 "," $4] = $5 }
 	$1 == "LBENCH" { lb[$2 "," $3] = $4 }
+	$1 == "RECORD" { rec[$2] = $3 }
 	function flat(what, a, b, d) {
 		d = a ? (b - a) * 100 / a : 0
 		printf "  %-58s %10s  %-8s %s\n", what, sprintf("%d / %d", a, b),
@@ -155,5 +157,11 @@ cat build/bench/rb.out build/bench/latency.out build/bench/traced/out build/benc
 				lb[r ",idle_ctxt_per_s_blocked_reader"] " (" lb[r ",idle_ctxt_per_s_no_reader"] ")", "same",
 				lb[r ",idle_ctxt_per_s_blocked_reader"] - lb[r ",idle_ctxt_per_s_no_reader"] <= 1 ? "met" : "NOT MET"
 		}
-		print "  not measured yet: trace-cmd record loss"
+		if ("written" in rec) {
+			printf "  %-58s %10s  %-8s %s\n", "hypervisor: trace-cmd record, 1 MiB, 4-vCPU exit loop: lost",
+				rec["lost"] " / " rec["written"], "0", rec["lost"] == 0 && rec["lost_lines"] == 0 ? "met" : "NOT MET"
+			printf "  %-58s %10s  (%s s; %s events in the report)\n",
+				"  events/s per CPU " (rec["lost"] ? "drained while losing" : "kept up with"),
+				rec["rate_per_cpu"], rec["seconds"], rec["reported"]
+		}
 	}'
