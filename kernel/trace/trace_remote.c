@@ -71,6 +71,9 @@ struct trace_remote_cpu {
 	struct trace_remote	*remote;	/* first, see trace_remote_of_inode() */
 	int			cpu;
 	struct mutex		access;		/* consumers of @cpu */
+	/* The writer's counters when the buffer was last released. */
+	unsigned long		released_overrun;
+	unsigned long		released_read;
 };
 
 /* The inode private data of an event's files. */
@@ -126,6 +129,18 @@ static bool trace_remote_loaded(struct trace_remote *remote)
 	return !!remote->trace_buffer;
 }
 
+static void trace_remote_forget_stats(struct trace_remote *remote, int cpu)
+{
+	int c;
+
+	for_each_possible_cpu(c) {
+		if (cpu != RING_BUFFER_ALL_CPUS && cpu != c)
+			continue;
+		remote->cpus[c].released_overrun = 0;
+		remote->cpus[c].released_read = 0;
+	}
+}
+
 static int trace_remote_load(struct trace_remote *remote)
 {
 	struct ring_buffer_desc *rbdesc;
@@ -151,6 +166,7 @@ static int trace_remote_load(struct trace_remote *remote)
 
 	remote->trace_buffer_desc = desc;
 	remote->trace_buffer = buffer;
+	trace_remote_forget_stats(remote, RING_BUFFER_ALL_CPUS);
 	cpumask_clear(&remote->buffer_cpus);
 	for_each_ring_buffer_desc(rbdesc, i, desc)
 		cpumask_set_cpu(rbdesc->cpu, &remote->buffer_cpus);
@@ -190,6 +206,8 @@ static void trace_remote_busy(struct trace_remote *remote)
  */
 static void trace_remote_try_unload(struct trace_remote *remote)
 {
+	int cpu;
+
 	lockdep_assert_held(&remote->lock);
 
 	if (!trace_remote_loaded(remote) || remote->tracing_on || remote->nr_users)
@@ -201,6 +219,13 @@ static void trace_remote_try_unload(struct trace_remote *remote)
 			return;
 	}
 
+	/* What a reader lost and read stays in stats (trace-cmd reads it now). */
+	for_each_cpu(cpu, &remote->buffer_cpus) {
+		remote->cpus[cpu].released_overrun =
+			ring_buffer_overrun_cpu(remote->trace_buffer, cpu);
+		remote->cpus[cpu].released_read =
+			ring_buffer_read_events_cpu(remote->trace_buffer, cpu);
+	}
 	ring_buffer_free(remote->trace_buffer);
 	remote->trace_buffer = NULL;
 	remote->cbs->unload_trace_buffer(remote->trace_buffer_desc, remote->priv);
@@ -507,6 +532,7 @@ static int trace_remote_reset(struct trace_remote *remote, int cpu)
 
 	if (remote->gone)
 		return -ENODEV;
+	trace_remote_forget_stats(remote, cpu);
 	if (!trace_remote_loaded(remote))
 		return 0;
 
@@ -1002,8 +1028,9 @@ static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf, size
 /*
  * per_cpu/cpuN/stats: what the writer of that CPU reported, in the layout of
  * the kernel's own stats file, for the lines a remote knows: unread events,
- * events lost to overwriting, commit overruns (none), events read. Zeros
- * while unloaded.
+ * events lost to overwriting, commit overruns (none), events read. While
+ * unloaded: what the writer had counted when the buffer was released (the
+ * end of a recording), until the next load or reset.
  */
 static ssize_t stats_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
 {
@@ -1017,8 +1044,11 @@ static ssize_t stats_read(struct file *filp, char __user *ubuf, size_t cnt, loff
 
 		if (remote->gone)
 			return -ENODEV;
-		if (!trace_remote_loaded(remote))
+		if (!trace_remote_loaded(remote)) {
+			overrun = rcpu->released_overrun;
+			read = rcpu->released_read;
 			break;
+		}
 		if (!cpumask_test_cpu(cpu, &remote->buffer_cpus))
 			return -ENODEV;
 		ring_buffer_poll_remote(buffer, cpu);
