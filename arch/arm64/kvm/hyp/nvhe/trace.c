@@ -71,9 +71,16 @@ void hyp_trace_clock_refresh(struct hyp_trace_cpu *tc)
 	tc->clock_seq = seq;
 }
 
-/* 128 bits: no overflow however long since the epoch. */
+/*
+ * 128 bits: no overflow however long since the epoch. A counter read
+ * before the epoch (the counter is read unordered, and the epoch may be
+ * the counter's value a moment before) wraps: that is the epoch, which the
+ * ring buffer's monotonic stamps then absorb.
+ */
 u64 hyp_trace_clock_wide(struct hyp_clock_conv *conv, u64 delta)
 {
+	if ((s64)delta < 0)
+		return conv->epoch_ns;
 	return conv->epoch_ns + (u64)(((u128)delta * conv->mult) >> conv->shift);
 }
 
