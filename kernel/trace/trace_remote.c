@@ -109,6 +109,7 @@ struct trace_remote {
 	wait_queue_head_t			wait;
 	struct delayed_work			poll_work;
 	unsigned long				poll_busy;	/* jiffies, data seen */
+	unsigned long				poll_written;	/* at the last poll */
 	struct trace_remote_cpu			*cpus;	/* nr_cpu_ids + 1 */
 	struct trace_remote_event_file		*event_files;	/* nr_events */
 	char					name[];
@@ -191,6 +192,20 @@ static bool trace_remote_empty(struct trace_remote *remote, int cpu)
 	return true;
 }
 
+/* Events the writers ever committed, over all CPUs (as of the last poll). */
+static unsigned long trace_remote_written(struct trace_remote *remote)
+{
+	struct trace_buffer *buffer = remote->trace_buffer;
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_cpu(cpu, &remote->buffer_cpus)
+		sum += ring_buffer_entries_cpu(buffer, cpu) +
+		       ring_buffer_overrun_cpu(buffer, cpu) +
+		       ring_buffer_read_events_cpu(buffer, cpu);
+	return sum;
+}
+
 /*
  * Events are coming: keep polling at the full rate. Readers that find
  * events before the poll does say so here.
@@ -237,20 +252,34 @@ static void trace_remote_poll(struct work_struct *work)
 	struct trace_remote *remote =
 		container_of(to_delayed_work(work), struct trace_remote, poll_work);
 	unsigned int ms = clamp_val(READ_ONCE(poll_ms), 1, 1000);
-	bool data;
+	unsigned long written;
+	bool fresh;
 
 	scoped_guard(mutex, &remote->lock) {
 		if (!remote->nr_readers || !trace_remote_loaded(remote))
 			return;
 		ring_buffer_poll_remote(remote->trace_buffer, RING_BUFFER_ALL_CPUS);
-		data = !trace_remote_empty(remote, RING_BUFFER_ALL_CPUS);
-		if (data)
+		/*
+		 * New writes, not unread data: events that no open reader
+		 * consumes must not keep the poll busy or wake readers of
+		 * other CPUs for nothing.
+		 */
+		written = trace_remote_written(remote);
+		fresh = written != remote->poll_written;
+		remote->poll_written = written;
+		if (fresh) {
 			trace_remote_busy(remote);
-		else if (time_after(jiffies, READ_ONCE(remote->poll_busy) + HZ))
+		} else if (time_after(jiffies, READ_ONCE(remote->poll_busy) + HZ)) {
 			ms = max(ms, TRACE_REMOTE_IDLE_POLL_MS);
+			/* Idle stays idle, however long (jiffies wrap). */
+			WRITE_ONCE(remote->poll_busy, jiffies - HZ - 1);
+		}
 	}
-	/* Blocked readers only wake up for something to read. */
-	if (data)
+	/*
+	 * Blocked readers only wake up for something new: one that starts to
+	 * wait checks for data first.
+	 */
+	if (fresh)
 		wake_up_interruptible(&remote->wait);
 	schedule_delayed_work(&remote->poll_work, msecs_to_jiffies(ms));
 }
