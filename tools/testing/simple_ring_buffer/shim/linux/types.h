@@ -22,9 +22,7 @@ typedef s32 __s32;
 typedef s64 __s64;
 
 #define __aligned(x)	__attribute__((aligned(x)))
-/* From linux/compiler.h, which the kernel's headers pull in. */
-#ifndef __always_inline
-#define __always_inline	inline __attribute__((__always_inline__))
-#endif
+/* From linux/compiler.h, which the kernel's headers pull in (glibc has the first). */
+#include <sys/cdefs.h>
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #endif
