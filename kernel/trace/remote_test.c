@@ -35,6 +35,11 @@ static DEFINE_MUTEX(remote_test_lock);
 static bool remote_test_tracing;
 static bool remote_test_event_on[ARRAY_SIZE(remote_test_events) + 1];
 
+/* To test a clock that steps: set it back and the writer clamps its stamps. */
+static long clock_offset_ns;
+module_param(clock_offset_ns, long, 0644);
+MODULE_PARM_DESC(clock_offset_ns, "Added to the boot clock of the events written (ns)");
+
 static void remote_test_unload(struct trace_buffer_desc *desc, void *priv)
 {
 	int cpu;
@@ -156,7 +161,8 @@ static int remote_test_write(u64 id)
 		ret = -ENODEV;
 	} else {
 		rec = simple_ring_buffer_reserve(cpu_buffer, sizeof(*rec),
-						 ktime_get_boot_fast_ns());
+						 ktime_get_boot_fast_ns() +
+						 READ_ONCE(clock_offset_ns));
 		if (rec) {
 			rec->hdr.id = remote_event_id_selftest;
 			rec->id = id;

@@ -39,7 +39,9 @@
  * the size of the ring.
  *
  * Time stamps never go backwards: an event stamped before the previous one
- * (a clock resynchronized a little back) gets the previous one's stamp.
+ * (a clock resynchronized a little back) gets the previous one's stamp. Page
+ * stamps even go strictly forward: the first event of a page is at least one
+ * clock unit after the previous event.
  *
  * This file must not depend on the rest of the kernel: it is also built into
  * the arm64 nVHE hypervisor and into native tests. The build checks that it
@@ -182,7 +184,14 @@ void *__simple_ring_buffer_reserve_slow(struct simple_rb_per_cpu *cpu_buffer,
 	}
 
 	if (!cpu_buffer->tail_write) {
-		/* First event of the page: the page carries the time stamp. */
+		/*
+		 * First event of the page: the page carries the time stamp. It
+		 * is newer than any other page's, even when the clock stands
+		 * still or was set back, so that a reader can tell the pages
+		 * apart and knows that a page it read was rewritten.
+		 */
+		if (timestamp <= cpu_buffer->write_stamp)
+			timestamp = cpu_buffer->write_stamp + 1;
 		WRITE_ONCE(cpu_buffer->tail_data->time_stamp, timestamp);
 		/*
 		 * A reader that copied the previous content of this page checks

@@ -239,6 +239,47 @@ static int test_time_monotonic(void)
 	return 0;
 }
 
+/*
+ * A clock that stands still, or was set back, still gives every page a stamp
+ * of its own, newer than the previous page's: readers tell pages (and laps)
+ * apart by their stamps.
+ */
+static int test_page_stamps_distinct(void)
+{
+	u64 stamps[4], prev = 0;
+	struct buf *b = buf_new(4);
+	int n, i, j, used = 0;
+
+	/* A page at 5000, then the clock is set back to 1000 and stays. */
+	for (i = 1; i <= PER_PAGE; i++)
+		CHECK(!write_event(b, i, 5000), "reserve failed");
+	for (; i <= 6 * PER_PAGE; i++)
+		CHECK(!write_event(b, i, 1000), "reserve failed");
+	for (i = 0; i < 4; i++) {
+		struct simple_buffer_data_page *dpage = b->pages[i];
+
+		stamps[i] = dpage->commit ? dpage->time_stamp : i;
+		if (!dpage->commit)
+			continue;	/* the reader page */
+		used++;
+		CHECK(stamps[i] > 5000, "page %d stamped %llu, not after 5000", i,
+		      (unsigned long long)stamps[i]);
+		for (j = 0; j < i; j++)
+			CHECK(stamps[i] != stamps[j], "pages %d and %d both stamped %llu",
+			      j, i, (unsigned long long)stamps[i]);
+	}
+	CHECK(used == 3, "%d pages written, want 3", used);
+	n = srb_consume(&b->reader, events, MAX_EVENTS);
+	CHECK(n > 0, "read %d: %s", n, b->reader.error);
+	for (i = 0; i < n; i++) {
+		CHECK(events[i].ts >= prev, "event %d at %llu after %llu", i,
+		      (unsigned long long)events[i].ts, (unsigned long long)prev);
+		prev = events[i].ts;
+	}
+	buf_free(b);
+	return 0;
+}
+
 static int test_reset(void)
 {
 	struct buf *b = buf_new(4);
@@ -449,6 +490,7 @@ static const struct {
 	{ "overwrite-lost-counts", test_overwrite },
 	{ "time-extend", test_time_extend },
 	{ "time-never-goes-back", test_time_monotonic },
+	{ "page-stamps-distinct", test_page_stamps_distinct },
 	{ "reset-mid-stream", test_reset },
 	{ "nested-reserve-counted", test_nested },
 	{ "disabled-and-limits", test_disabled_and_limits },
