@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * trace_remote: tracefs front end for ring buffers written outside the
- * kernel, shown under /sys/kernel/tracing/remotes/<name>/.
+ * kernel, shown under /sys/kernel/tracing/remotes/<name>/ (and, if the
+ * remote asks, at /sys/kernel/tracing/<name>/ too).
  * See Documentation/trace/remotes.rst.
  */
 #ifndef _LINUX_TRACE_REMOTE_H
@@ -57,6 +58,7 @@ int __trace_remote_register(struct module *owner, const char *name,
 #define trace_remote_register(name, cbs, priv, events, nr_events)		\
 	__trace_remote_register(THIS_MODULE, name, cbs, priv, events, nr_events)
 void trace_remote_unregister(const char *name);
+int trace_remote_show_at_root(const char *name);
 
 struct trace_buffer_desc *trace_remote_alloc_buffer(unsigned long size,
 						    const struct cpumask *cpumask);

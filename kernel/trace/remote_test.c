@@ -191,10 +191,23 @@ static const struct trace_remote_callbacks remote_test_cbs = {
 	.write_event		= remote_test_write_event,
 };
 
+/* To test a remote shown at the tracefs root as well, as the hypervisor is. */
+static bool show_at_root;
+module_param(show_at_root, bool, 0444);
+MODULE_PARM_DESC(show_at_root, "Show the remote at /sys/kernel/tracing/test/ too");
+
 static int __init remote_test_module_init(void)
 {
-	return trace_remote_register("test", &remote_test_cbs, NULL, remote_test_events,
-				     ARRAY_SIZE(remote_test_events));
+	int ret;
+
+	ret = trace_remote_register("test", &remote_test_cbs, NULL, remote_test_events,
+				    ARRAY_SIZE(remote_test_events));
+	if (ret || !show_at_root)
+		return ret;
+	ret = trace_remote_show_at_root("test");
+	if (ret)
+		trace_remote_unregister("test");
+	return ret;
 }
 module_init(remote_test_module_init);
 

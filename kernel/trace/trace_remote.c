@@ -90,6 +90,7 @@ struct trace_remote {
 	struct remote_event			*events;
 	size_t					nr_events;
 	struct dentry				*dentry;
+	struct dentry				*root_dentry;	/* or NULL */
 	refcount_t				ref;	/* registration + open files */
 
 	/* Consumers: all CPUs take it for writing, one CPU for reading. */
@@ -1160,6 +1161,25 @@ static ssize_t trace_clock_read(struct file *filp, char __user *ubuf, size_t cnt
 	return trace_remote_read_text(ubuf, cnt, ppos, "[boot]\n");
 }
 
+/* The only clock: writing its name (as Perfetto does) is accepted. */
+static ssize_t trace_clock_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				 loff_t *ppos)
+{
+	char buf[8];
+
+	if (trace_remote_gone(filp))
+		return -ENODEV;
+	if (cnt >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = 0;
+	if (strcmp(strim(buf), "boot"))
+		return -EINVAL;
+	*ppos += cnt;
+	return cnt;
+}
+
 static int available_events_show(struct seq_file *m, void *v)
 {
 	struct trace_remote *remote = m->private;
@@ -1226,6 +1246,7 @@ static const struct file_operations write_event_fops = {
 static const struct file_operations trace_clock_fops = {
 	.open		= trace_remote_file_open,
 	.read		= trace_clock_read,
+	.write		= trace_clock_write,
 	.llseek		= default_llseek,
 	.release	= trace_remote_file_release,
 };
@@ -1507,12 +1528,12 @@ static bool trace_remote_file(struct dentry *parent, const char *name, umode_t m
 	return tracefs_create_file(name, mode, parent, data, fops);
 }
 
-static int trace_remote_create_events(struct trace_remote *remote)
+static int trace_remote_create_events(struct trace_remote *remote, struct dentry *top)
 {
 	struct dentry *events, *sys, *d;
 	size_t i;
 
-	events = tracefs_create_dir("events", remote->dentry);
+	events = tracefs_create_dir("events", top);
 	if (!events)
 		return -ENOMEM;
 	if (!trace_remote_file(events, "enable", TRACE_MODE_WRITE, &remote->cpus[nr_cpu_ids],
@@ -1558,17 +1579,18 @@ static int trace_remote_create_events(struct trace_remote *remote)
 	return 0;
 }
 
-static int trace_remote_create_files(struct trace_remote *remote)
+/* The files of @remote in @top: remotes/<name>/, or its view at the root. */
+static int trace_remote_create_files(struct trace_remote *remote, struct dentry *top)
 {
 	struct trace_remote_cpu *all = &remote->cpus[nr_cpu_ids];
-	struct dentry *top = remote->dentry, *percpu, *d;
+	struct dentry *percpu, *d;
 	char name[16];
 	int cpu;
 
 	if (!trace_remote_file(top, "tracing_on", TRACE_MODE_WRITE, all, &tracing_on_fops) ||
 	    !trace_remote_file(top, "buffer_size_kb", TRACE_MODE_WRITE, all,
 			       &buffer_size_kb_fops) ||
-	    !trace_remote_file(top, "trace_clock", TRACE_MODE_READ, all, &trace_clock_fops) ||
+	    !trace_remote_file(top, "trace_clock", TRACE_MODE_WRITE, all, &trace_clock_fops) ||
 	    !trace_remote_file(top, "available_events", TRACE_MODE_READ, all,
 			       &available_events_fops) ||
 	    !trace_remote_file(top, "trace", TRACE_MODE_WRITE, all, &trace_remote_trace_fops) ||
@@ -1579,7 +1601,7 @@ static int trace_remote_create_files(struct trace_remote *remote)
 	    !trace_remote_file(top, "write_event", 0200, all, &write_event_fops))
 		return -ENOMEM;
 
-	percpu = tracefs_create_dir("per_cpu", remote->dentry);
+	percpu = tracefs_create_dir("per_cpu", top);
 	if (!percpu)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
@@ -1598,7 +1620,7 @@ static int trace_remote_create_files(struct trace_remote *remote)
 			return -ENOMEM;
 	}
 
-	return trace_remote_create_events(remote);
+	return trace_remote_create_events(remote, top);
 }
 
 static struct trace_remote *trace_remote_find(const char *name)
@@ -1725,7 +1747,7 @@ int __trace_remote_register(struct module *owner, const char *name,
 		ret = -ENOMEM;
 		goto fail;
 	}
-	ret = trace_remote_create_files(remote);
+	ret = trace_remote_create_files(remote, remote->dentry);
 	if (ret) {
 		tracefs_remove(remote->dentry);
 		goto fail;
@@ -1739,6 +1761,46 @@ fail:
 	return ret;
 }
 EXPORT_SYMBOL_GPL(__trace_remote_register);
+
+/**
+ * trace_remote_show_at_root() - Show a remote at the tracefs root as well
+ * @name:	The name given to trace_remote_register().
+ *
+ * Adds /sys/kernel/tracing/<name>/, a second view of the remote with the
+ * same files as remotes/<name>/: one buffer, one state, the events under
+ * events/<name>/. It is for tools that find a remote only at the root, as
+ * an instance of that name: Perfetto and Android's tools look for the
+ * hypervisor at /sys/kernel/tracing/hypervisor/. The view goes away with
+ * the remote.
+ *
+ * Return: 0, -ENODEV if no remote has that name, -EEXIST if it is shown at
+ * the root already or the root has an entry of that name, or -ENOMEM.
+ */
+int trace_remote_show_at_root(const char *name)
+{
+	struct trace_remote *remote;
+	struct dentry *dir;
+	int ret;
+
+	guard(mutex)(&trace_remotes_lock);
+	remote = trace_remote_find(name);
+	if (!remote)
+		return -ENODEV;
+	if (remote->root_dentry)
+		return -EEXIST;
+	/* tracefs gives no error code: a name taken is the likely cause. */
+	dir = tracefs_create_dir(name, NULL);
+	if (!dir)
+		return -EEXIST;
+	ret = trace_remote_create_files(remote, dir);
+	if (ret) {
+		tracefs_remove(dir);
+		return ret;
+	}
+	remote->root_dentry = dir;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(trace_remote_show_at_root);
 
 /**
  * trace_remote_unregister() - Remove a remote
@@ -1761,6 +1823,7 @@ void trace_remote_unregister(const char *name)
 			return;
 		list_del(&remote->list);
 	}
+	tracefs_remove(remote->root_dentry);
 	tracefs_remove(remote->dentry);
 
 	scoped_guard(mutex, &remote->lock) {

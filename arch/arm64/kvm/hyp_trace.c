@@ -240,11 +240,20 @@ static const struct trace_remote_callbacks hyp_trace_cbs = {
 
 static int __init hyp_trace_init(void)
 {
+	int ret;
+
 	if (!is_kvm_arm_initialised() || is_kernel_in_hyp_mode())
 		return 0;
 
 	INIT_DELAYED_WORK(&hyp_trace.clock_work, hyp_trace_clock_work);
-	return trace_remote_register("hypervisor", &hyp_trace_cbs, NULL, hyp_events,
-				     ARRAY_SIZE(hyp_events));
+	ret = trace_remote_register("hypervisor", &hyp_trace_cbs, NULL, hyp_events,
+				    ARRAY_SIZE(hyp_events));
+	if (ret)
+		return ret;
+	/* Where Perfetto and Android's tools look for it, as on Android. */
+	ret = trace_remote_show_at_root("hypervisor");
+	if (ret)
+		pr_warn("hypervisor tracing: no /sys/kernel/tracing/hypervisor/ (%d)\n", ret);
+	return 0;
 }
 late_initcall(hyp_trace_init);
