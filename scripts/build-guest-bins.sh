@@ -25,4 +25,5 @@ done <<'LIST'
 remote_reader tools/testing/selftests/ftrace/remote_reader.c
 remote_race tools/testing/selftests/ftrace/remote_race.c
 hyp_workload tools/tracing/hyp_workload.c
+hyp-stat tools/tracing/hyp-stat.c
 LIST
