@@ -151,8 +151,11 @@ static void swap_writer_free(struct simple_rb_per_cpu *cb, struct ring_buffer_de
 
 static void swap_write(struct simple_rb_per_cpu *cb, unsigned int nr)
 {
+	/* A clock that moves: a still one makes every event clamp its stamp. */
+	static u64 ts;
+
 	while (nr--) {
-		u64 *p = simple_ring_buffer_reserve(cb, sizeof(u64), 0);
+		u64 *p = simple_ring_buffer_reserve(cb, sizeof(u64), ++ts);
 
 		if (p) {
 			*p = nr;
