@@ -59,6 +59,7 @@ int __trace_remote_register(struct module *owner, const char *name,
 	__trace_remote_register(THIS_MODULE, name, cbs, priv, events, nr_events)
 void trace_remote_unregister(const char *name);
 int trace_remote_show_at_root(const char *name);
+int trace_remote_boot_param(const char *arg);
 
 struct trace_buffer_desc *trace_remote_alloc_buffer(unsigned long size,
 						    const struct cpumask *cpumask);

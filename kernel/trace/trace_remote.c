@@ -1018,24 +1018,16 @@ static ssize_t tracing_on_read(struct file *filp, char __user *ubuf, size_t cnt,
 				      READ_ONCE(trace_remote_of(filp)->tracing_on));
 }
 
-static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf, size_t cnt,
-				loff_t *ppos)
+/* Turn tracing on (loading the buffer) or off (unloading it if unused). */
+static int trace_remote_set_tracing(struct trace_remote *remote, bool on)
 {
-	struct trace_remote *remote = trace_remote_of(filp);
-	bool val;
 	int ret;
 
-	ret = trace_remote_parse_bool(ubuf, cnt, &val);
-	if (ret)
-		return ret;
+	lockdep_assert_held(&remote->lock);
+	if (on == remote->tracing_on)
+		return 0;
 
-	guard(mutex)(&remote->lock);
-	if (remote->gone)
-		return -ENODEV;
-	if (val == remote->tracing_on)
-		return cnt;
-
-	if (val) {
+	if (on) {
 		ret = trace_remote_load(remote);
 		if (ret)
 			return ret;
@@ -1052,7 +1044,25 @@ static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf, size
 		remote->tracing_on = false;
 		trace_remote_try_unload(remote);
 	}
-	return cnt;
+	return 0;
+}
+
+static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				loff_t *ppos)
+{
+	struct trace_remote *remote = trace_remote_of(filp);
+	bool val;
+	int ret;
+
+	ret = trace_remote_parse_bool(ubuf, cnt, &val);
+	if (ret)
+		return ret;
+
+	guard(mutex)(&remote->lock);
+	if (remote->gone)
+		return -ENODEV;
+	ret = trace_remote_set_tracing(remote, val);
+	return ret ? ret : cnt;
 }
 
 /*
@@ -1120,6 +1130,18 @@ static ssize_t buffer_size_kb_read(struct file *filp, char __user *ubuf, size_t 
 				      trace_remote_loaded(remote) ? "loaded" : "unloaded");
 }
 
+/* Can a buffer of @kb KiB per CPU be allocated? */
+static int trace_remote_check_size(unsigned long kb)
+{
+	/* At most the memory there is, per CPU. */
+	if (!kb || kb > (totalram_pages() << (PAGE_SHIFT - 10)) / num_possible_cpus())
+		return -EINVAL;
+	/* And what is available now, as the kernel's own buffers check. */
+	if (trace_remote_buffer_pages(kb << 10, num_possible_cpus()) > si_mem_available())
+		return -ENOMEM;
+	return 0;
+}
+
 static ssize_t buffer_size_kb_write(struct file *filp, const char __user *ubuf, size_t cnt,
 				    loff_t *ppos)
 {
@@ -1130,12 +1152,9 @@ static ssize_t buffer_size_kb_write(struct file *filp, const char __user *ubuf, 
 	ret = trace_remote_parse_ulong(ubuf, cnt, &val);
 	if (ret)
 		return ret;
-	/* At most the memory there is, per CPU. */
-	if (!val || val > (totalram_pages() << (PAGE_SHIFT - 10)) / num_possible_cpus())
-		return -EINVAL;
-	/* And what is available now, as the kernel's own buffers check. */
-	if (trace_remote_buffer_pages(val << 10, num_possible_cpus()) > si_mem_available())
-		return -ENOMEM;
+	ret = trace_remote_check_size(val);
+	if (ret)
+		return ret;
 
 	guard(mutex)(&remote->lock);
 	if (remote->gone)
@@ -1649,6 +1668,152 @@ static void trace_remote_free(struct trace_remote *remote)
 	kfree(remote);
 }
 
+/*
+ * Tracing from boot: trace_remote=NAME[:SIZE[:EVENT,...]] on the kernel
+ * command line (and hyp_event=, Android's spelling for the hypervisor). The
+ * settings wait for the remote to register, which may be a module loaded
+ * later.
+ */
+#define TRACE_REMOTE_BOOT_MAX		8
+
+struct trace_remote_boot {
+	char		name[32];
+	unsigned long	size_kb;		/* 0: the default */
+	bool		has_events;		/* or every event */
+	char		events[256];		/* comma-separated names */
+};
+
+static struct trace_remote_boot trace_remote_boot[TRACE_REMOTE_BOOT_MAX];
+static unsigned int trace_remote_nr_boot;
+
+/**
+ * trace_remote_boot_param() - Have a remote trace as soon as it registers
+ * @arg:	"NAME[:SIZE[:EVENT[,EVENT...]]]". SIZE is per CPU, with an
+ *		optional K, M or G suffix (bytes without), left empty for the
+ *		default. The events listed are enabled; all of them when the
+ *		list is left out (not when it is empty).
+ *
+ * For kernel command-line parameters: when the remote NAME registers, its
+ * buffer size is set, the events enabled and tracing turned on, before any
+ * user space can. Several settings for one remote add up: the last size
+ * wins, the event lists are merged.
+ *
+ * Return: 0, -EINVAL if @arg is malformed, -ENOSPC after eight of them.
+ */
+int __init trace_remote_boot_param(const char *arg)
+{
+	struct trace_remote_boot *b;
+	const char *p = strchr(arg, ':');
+	size_t len = p ? p - arg : strlen(arg);
+	unsigned long long bytes;
+	char size[24], *end;
+
+	if (trace_remote_nr_boot >= TRACE_REMOTE_BOOT_MAX)
+		return -ENOSPC;
+	b = &trace_remote_boot[trace_remote_nr_boot];
+	memset(b, 0, sizeof(*b));
+	if (!len || len >= sizeof(b->name) || memchr(arg, '/', len))
+		return -EINVAL;
+	memcpy(b->name, arg, len);
+	if (p) {
+		arg = p + 1;
+		p = strchr(arg, ':');
+		len = p ? p - arg : strlen(arg);
+		if (len >= sizeof(size))
+			return -EINVAL;
+		if (len) {
+			memcpy(size, arg, len);
+			size[len] = 0;
+			bytes = memparse(size, &end);
+			if (*end || !bytes)
+				return -EINVAL;
+			b->size_kb = DIV_ROUND_UP_ULL(bytes, 1024);
+		}
+		if (p) {
+			if (strscpy(b->events, p + 1, sizeof(b->events)) < 0)
+				return -EINVAL;
+			b->has_events = true;
+		}
+	}
+	trace_remote_nr_boot++;
+	return 0;
+}
+
+static int __init trace_remote_setup(char *arg)
+{
+	if (trace_remote_boot_param(arg))
+		pr_warn("ignoring trace_remote=%s\n", arg);
+	return 1;
+}
+__setup("trace_remote=", trace_remote_setup);
+
+static int trace_remote_boot_event(struct trace_remote *remote, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < remote->nr_events; i++) {
+		if (!strcmp(remote->events[i].name, name))
+			return trace_remote_enable_event(remote, &remote->events[i], true);
+	}
+	return -ENOENT;
+}
+
+/* The remote was just registered: apply what the command line said. */
+static void trace_remote_boot_start(struct trace_remote *remote)
+{
+	char list[sizeof(trace_remote_boot[0].events)], *names, *name;
+	bool found = false, listed = false;
+	unsigned long size_kb = 0;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < trace_remote_nr_boot; i++) {
+		if (strcmp(trace_remote_boot[i].name, remote->name))
+			continue;
+		found = true;
+		if (trace_remote_boot[i].size_kb)
+			size_kb = trace_remote_boot[i].size_kb;
+		listed |= trace_remote_boot[i].has_events;
+	}
+	if (!found)
+		return;
+
+	guard(mutex)(&remote->lock);
+	if (size_kb) {
+		ret = trace_remote_check_size(size_kb);
+		if (ret)
+			pr_warn("%s: no buffer of %lu KiB per CPU (%d)\n",
+				remote->name, size_kb, ret);
+		else
+			remote->trace_buffer_size = size_kb << 10;
+	}
+	for (i = 0; !listed && i < remote->nr_events; i++) {
+		ret = trace_remote_enable_event(remote, &remote->events[i], true);
+		if (ret)
+			pr_warn("%s: cannot enable %s (%d)\n", remote->name,
+				remote->events[i].name, ret);
+	}
+	for (i = 0; listed && i < trace_remote_nr_boot; i++) {
+		if (strcmp(trace_remote_boot[i].name, remote->name))
+			continue;
+		strscpy(list, trace_remote_boot[i].events, sizeof(list));
+		names = list;
+		while ((name = strsep(&names, ","))) {
+			if (!*name)
+				continue;
+			ret = trace_remote_boot_event(remote, name);
+			if (ret)
+				pr_warn("%s: cannot enable %s (%d)\n",
+					remote->name, name, ret);
+		}
+	}
+	ret = trace_remote_set_tracing(remote, true);
+	if (ret)
+		pr_warn("%s: tracing not started (%d)\n", remote->name, ret);
+	else
+		pr_info("%s: tracing from the command line\n", remote->name);
+}
+
 /**
  * __trace_remote_register() - Show a remote under /sys/kernel/tracing/remotes/
  * @owner:	The module of the remote (THIS_MODULE, through
@@ -1754,6 +1919,7 @@ int __trace_remote_register(struct module *owner, const char *name,
 	}
 
 	list_add(&remote->list, &trace_remotes);
+	trace_remote_boot_start(remote);
 	return 0;
 
 fail:

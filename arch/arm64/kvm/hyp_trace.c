@@ -238,6 +238,21 @@ static const struct trace_remote_callbacks hyp_trace_cbs = {
 	.write_event		= hyp_trace_write_event,
 };
 
+/*
+ * hyp_event=EVENT[,EVENT...]: Android's spelling of
+ * trace_remote=hypervisor::EVENT[,EVENT...], tracing those events from boot.
+ */
+static int __init hyp_event_setup(char *events)
+{
+	char arg[300];
+
+	if (snprintf(arg, sizeof(arg), "hypervisor::%s", events) >= sizeof(arg) ||
+	    trace_remote_boot_param(arg))
+		pr_warn("hypervisor tracing: ignoring hyp_event=%s\n", events);
+	return 1;
+}
+__setup("hyp_event=", hyp_event_setup);
+
 static int __init hyp_trace_init(void)
 {
 	int ret;
