@@ -27,6 +27,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/panic_notifier.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/refcount.h>
@@ -58,6 +59,10 @@
 static unsigned int poll_ms = 1;
 module_param(poll_ms, uint, 0644);
 MODULE_PARM_DESC(poll_ms, "Interval in ms at which open trace_pipe readers poll remotes (1-1000)");
+
+static unsigned int dump_on_panic;
+module_param(dump_on_panic, uint, 0644);
+MODULE_PARM_DESC(dump_on_panic, "On panic, print the last N unread events per CPU of every remote (0: off)");
 
 #define TRACE_REMOTE_IDLE_POLL_MS	100
 
@@ -2006,6 +2011,73 @@ void trace_remote_unregister(const char *name)
 		trace_remote_free(remote);
 }
 EXPORT_SYMBOL_GPL(trace_remote_unregister);
+
+/*
+ * The dump on panic: the last dump_on_panic unread events of each CPU of
+ * each loaded remote, in the format of trace, read from the shared pages
+ * without a lock, an allocation or a call to the remote (a hypervisor that
+ * panicked cannot answer). Other CPUs are stopped by then.
+ */
+struct trace_remote_dump {
+	struct trace_remote	*remote;
+	int			cpu;
+};
+
+static struct trace_seq trace_remote_dump_seq;
+
+static void trace_remote_dump_event(struct ring_buffer_event *event, u64 ts, void *data)
+{
+	struct trace_remote_dump *dump = data;
+	struct trace_seq *s = &trace_remote_dump_seq;
+
+	trace_seq_init(s);
+	trace_remote_print(dump->remote, s, event, dump->cpu, ts, 0);
+	s->buffer[min_t(unsigned int, s->seq.len, sizeof(s->buffer) - 1)] = 0;
+	pr_emerg("%s", s->buffer);
+}
+
+static int trace_remote_panic(struct notifier_block *nb, unsigned long action, void *msg)
+{
+	unsigned int max = READ_ONCE(dump_on_panic);
+	struct trace_remote_dump dump;
+	struct trace_remote *remote;
+	struct trace_buffer *buffer;
+	long n;
+
+	if (!max)
+		return NOTIFY_DONE;
+	list_for_each_entry(remote, &trace_remotes, list) {
+		buffer = READ_ONCE(remote->trace_buffer);
+		if (!buffer)
+			continue;
+		pr_emerg("Dumping remote %s, up to %u unread events per CPU:\n",
+			 remote->name, max);
+		dump.remote = remote;
+		for_each_cpu(dump.cpu, &remote->buffer_cpus) {
+			n = ring_buffer_remote_dump(buffer, dump.cpu, 0, NULL, NULL);
+			if (n <= 0)
+				continue;
+			if (n > max)
+				pr_emerg("CPU:%d [%ld older events not shown]\n",
+					 dump.cpu, n - max);
+			ring_buffer_remote_dump(buffer, dump.cpu, n > max ? n - max : 0,
+						trace_remote_dump_event, &dump);
+		}
+		pr_emerg("End of remote %s\n", remote->name);
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block trace_remote_panic_nb = {
+	.notifier_call	= trace_remote_panic,
+};
+
+static int __init trace_remote_init(void)
+{
+	atomic_notifier_chain_register(&panic_notifier_list, &trace_remote_panic_nb);
+	return 0;
+}
+core_initcall(trace_remote_init);
 
 /**
  * trace_remote_alloc_buffer() - Allocate the pages of a remote buffer

@@ -28,6 +28,10 @@
  *   echo 0x80000001 > /sys/kernel/debug/kvm/hyp_trace_smc
  *
  * issues an SMC the hypervisor forwards to the firmware, on the writing CPU.
+ *
+ * Panic, in both modes: the selftest event HYP_TRACE_PANIC_ID, written with
+ * remotes/hypervisor/write_event, makes the hypervisor panic right after
+ * recording it (see the dump on panic of trace_remote).
  */
 
 #include <linux/arm-smccc.h>

@@ -57,6 +57,13 @@ enum hyp_event_id {
 #define HYP_EVENT_AS_REMOTE_EVENT(__name, __proto, __struct, __assign, __printk) \
 	REMOTE_EVENT(__name, hyp_event_id_##__name, __struct, __printk)
 
+/*
+ * With CONFIG_NVHE_EL2_TRACING_TEST, a selftest event of this id (written
+ * through write_event) is followed by a hypervisor panic: a test of the
+ * dump of the trace on panic.
+ */
+#define HYP_TRACE_PANIC_ID	0x686e6963ULL
+
 #ifndef __KVM_NVHE_HYPERVISOR__
 int hyp_trace_sync_clock(void);
 #endif

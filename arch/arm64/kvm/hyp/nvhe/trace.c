@@ -425,5 +425,7 @@ int __pkvm_write_event(u64 id)
 	entry->hdr.id = hyp_event_id_selftest;
 	entry->id = id;
 	hyp_trace_commit(tc);
+	if (IS_ENABLED(CONFIG_NVHE_EL2_TRACING_TEST) && id == HYP_TRACE_PANIC_ID)
+		hyp_panic();
 	return 0;
 }
