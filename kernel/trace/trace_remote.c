@@ -227,6 +227,7 @@ static void trace_remote_busy(struct trace_remote *remote)
  */
 static void trace_remote_try_unload(struct trace_remote *remote)
 {
+	struct trace_buffer *buffer;
 	int cpu;
 
 	lockdep_assert_held(&remote->lock);
@@ -247,8 +248,11 @@ static void trace_remote_try_unload(struct trace_remote *remote)
 		remote->cpus[cpu].released_read =
 			ring_buffer_read_events_cpu(remote->trace_buffer, cpu);
 	}
-	ring_buffer_free(remote->trace_buffer);
-	remote->trace_buffer = NULL;
+	buffer = remote->trace_buffer;
+	/* The dump on panic looks without a lock: gone before it is freed. */
+	WRITE_ONCE(remote->trace_buffer, NULL);
+	smp_wmb();
+	ring_buffer_free(buffer);
 	remote->cbs->unload_trace_buffer(remote->trace_buffer_desc, remote->priv);
 	remote->trace_buffer_desc = NULL;
 }
@@ -1685,6 +1689,7 @@ struct trace_remote_boot {
 	char		name[32];
 	unsigned long	size_kb;		/* 0: the default */
 	bool		has_events;		/* or every event */
+	bool		applied;		/* at the first registration */
 	char		events[256];		/* comma-separated names */
 };
 
@@ -1698,10 +1703,10 @@ static unsigned int trace_remote_nr_boot;
  *		default. The events listed are enabled; all of them when the
  *		list is left out (not when it is empty).
  *
- * For kernel command-line parameters: when the remote NAME registers, its
- * buffer size is set, the events enabled and tracing turned on, before any
- * user space can. Several settings for one remote add up: the last size
- * wins, the event lists are merged.
+ * For kernel command-line parameters: when the remote NAME registers for
+ * the first time, its buffer size is set, the events enabled and tracing
+ * turned on, before any user space can. Several settings for one remote add
+ * up: the last size wins, the event lists are merged.
  *
  * Return: 0, -EINVAL if @arg is malformed, -ENOSPC after eight of them.
  */
@@ -1730,7 +1735,7 @@ int __init trace_remote_boot_param(const char *arg)
 			memcpy(size, arg, len);
 			size[len] = 0;
 			bytes = memparse(size, &end);
-			if (*end || !bytes)
+			if (*end || !bytes || bytes > ULONG_MAX / 2)
 				return -EINVAL;
 			b->size_kb = DIV_ROUND_UP_ULL(bytes, 1024);
 		}
@@ -1763,7 +1768,10 @@ static int trace_remote_boot_event(struct trace_remote *remote, const char *name
 	return -ENOENT;
 }
 
-/* The remote was just registered: apply what the command line said. */
+/*
+ * The remote was just registered: apply what the command line said, once.
+ * Without trace_remotes_lock: loading a large buffer takes a while.
+ */
 static void trace_remote_boot_start(struct trace_remote *remote)
 {
 	char list[sizeof(trace_remote_boot[0].events)], *names, *name;
@@ -1773,7 +1781,7 @@ static void trace_remote_boot_start(struct trace_remote *remote)
 	int ret;
 
 	for (i = 0; i < trace_remote_nr_boot; i++) {
-		if (strcmp(trace_remote_boot[i].name, remote->name))
+		if (trace_remote_boot[i].applied || strcmp(trace_remote_boot[i].name, remote->name))
 			continue;
 		found = true;
 		if (trace_remote_boot[i].size_kb)
@@ -1799,7 +1807,7 @@ static void trace_remote_boot_start(struct trace_remote *remote)
 				remote->events[i].name, ret);
 	}
 	for (i = 0; listed && i < trace_remote_nr_boot; i++) {
-		if (strcmp(trace_remote_boot[i].name, remote->name))
+		if (trace_remote_boot[i].applied || strcmp(trace_remote_boot[i].name, remote->name))
 			continue;
 		strscpy(list, trace_remote_boot[i].events, sizeof(list));
 		names = list;
@@ -1812,6 +1820,12 @@ static void trace_remote_boot_start(struct trace_remote *remote)
 					remote->name, name, ret);
 		}
 	}
+	for (i = 0; i < trace_remote_nr_boot; i++) {
+		if (!strcmp(trace_remote_boot[i].name, remote->name))
+			trace_remote_boot[i].applied = true;
+	}
+	if (remote->gone)
+		return;
 	ret = trace_remote_set_tracing(remote, true);
 	if (ret)
 		pr_warn("%s: tracing not started (%d)\n", remote->name, ret);
@@ -1895,8 +1909,7 @@ int __trace_remote_register(struct module *owner, const char *name,
 	init_waitqueue_head(&remote->wait);
 	INIT_DELAYED_WORK(&remote->poll_work, trace_remote_poll);
 
-	guard(mutex)(&trace_remotes_lock);
-
+	mutex_lock(&trace_remotes_lock);
 	if (trace_remote_find(name)) {
 		ret = -EEXIST;
 		goto fail;
@@ -1923,11 +1936,18 @@ int __trace_remote_register(struct module *owner, const char *name,
 		goto fail;
 	}
 
-	list_add(&remote->list, &trace_remotes);
+	/* Published for the dump on panic too, which walks the list unlocked. */
+	list_add_rcu(&remote->list, &trace_remotes);
+	/* Held across the boot settings, in case of an unregister meanwhile. */
+	refcount_inc(&remote->ref);
+	mutex_unlock(&trace_remotes_lock);
 	trace_remote_boot_start(remote);
+	if (refcount_dec_and_test(&remote->ref))
+		trace_remote_free(remote);
 	return 0;
 
 fail:
+	mutex_unlock(&trace_remotes_lock);
 	trace_remote_free(remote);
 	return ret;
 }
@@ -1992,7 +2012,7 @@ void trace_remote_unregister(const char *name)
 		remote = trace_remote_find(name);
 		if (!remote)
 			return;
-		list_del(&remote->list);
+		list_del_rcu(&remote->list);
 	}
 	tracefs_remove(remote->root_dentry);
 	tracefs_remove(remote->dentry);
