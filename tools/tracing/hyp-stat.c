@@ -194,6 +194,9 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 	} else if (!strcmp(name, "hyp_exit")) {
 		if (!field(fields, "reason", reason, sizeof(reason)))
 			return;
+		/* Out of order (merged CPUs, a clock stepped back): not timed. */
+		if (c->entered && ts < c->entered)
+			c->entered = 0;
 		if (c->entered) {
 			c->total += ts - c->entered;
 			if (c->host) {
@@ -209,6 +212,8 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 			int vcpu = field_int(fields, "vcpu", -1);
 			struct vcpu_state *v = vcpu_of(pid, vcpu);
 
+			if (v->since && ts < v->since)
+				v->since = 0;
 			if (v->since) {
 				struct stat_row *r = row_of(&exits, &nr_exits, pid, vcpu, v->class);
 
@@ -278,8 +283,10 @@ static void parse_line(char *line)
 	uint64_t ts;
 	long cpu;
 
-	if (!strncmp(line, "CPU:", 4) && strstr(line, "[LOST")) {
-		cpu = strtol(line + 4, NULL, 10);
+	/* "CPU:1 [LOST 12 EVENTS]", or trace-cmd's "CPU:1 [12 EVENTS DROPPED]". */
+	q = strstr(line, "CPU:");
+	if (q && (strstr(q, "[LOST") || strstr(q, "EVENTS DROPPED]"))) {
+		cpu = strtol(q + 4, NULL, 10);
 		lost(cpu >= 0 && cpu < MAX_CPUS ? cpu : -1);
 		return;
 	}
@@ -435,8 +442,36 @@ static int write_file(const char *file, const char *val)
 	return ret;
 }
 
-/* Copy what trace_pipe has into the parser (and @save); 0 at EAGAIN. */
-static int drain(int fd, FILE *mem, FILE *save)
+/* Text read so far that does not end a line yet. */
+static char partial[4096];
+static size_t partial_len;
+
+/* Parse whole lines as they come: nothing is kept but the figures. */
+static void feed(const char *buf, size_t n)
+{
+	const char *nl;
+	size_t len;
+
+	while (n) {
+		nl = memchr(buf, '\n', n);
+		len = nl ? (size_t)(nl - buf) + 1 : n;
+		/* A line longer than the buffer is cut: it is no event of ours. */
+		if (partial_len + len >= sizeof(partial))
+			len = sizeof(partial) - 1 - partial_len;
+		memcpy(partial + partial_len, buf, len);
+		partial_len += len;
+		buf += len;
+		n -= len;
+		if (nl || partial_len == sizeof(partial) - 1) {
+			partial[partial_len] = 0;
+			parse_line(partial);
+			partial_len = 0;
+		}
+	}
+}
+
+/* Parse what trace_pipe has (and copy it to @save); 0 at EAGAIN. */
+static int drain(int fd, FILE *save, size_t *total)
 {
 	static char buf[65536];
 	ssize_t n;
@@ -449,7 +484,8 @@ static int drain(int fd, FILE *mem, FILE *save)
 			return 0;
 		if (n <= 0)
 			return n < 0 ? -1 : 0;
-		fwrite(buf, 1, n, mem);
+		feed(buf, n);
+		*total += n;
 		if (save)
 			fwrite(buf, 1, n, save);
 	}
@@ -458,9 +494,9 @@ static int drain(int fd, FILE *mem, FILE *save)
 static int record(int argc, char **argv)
 {
 	const char *out = NULL, *tracefs = "/sys/kernel/tracing", *size = NULL;
-	char path[512], *text = NULL;
-	size_t text_len = 0;
-	FILE *mem, *save = NULL;
+	char path[512];
+	size_t total = 0;
+	FILE *save = NULL;
 	int opt, fd, status, i, quiet_polls;
 	pid_t child;
 
@@ -498,7 +534,6 @@ static int record(int argc, char **argv)
 		fprintf(stderr, "hyp-stat: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	mem = open_memstream(&text, &text_len);
 	if (out) {
 		save = fopen(out, "w");
 		if (!save) {
@@ -506,7 +541,7 @@ static int record(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (!mem || write_file("tracing_on", "1"))
+	if (write_file("tracing_on", "1"))
 		return 1;
 
 	child = fork();
@@ -526,30 +561,24 @@ static int record(int argc, char **argv)
 		if (waitpid(child, &status, WNOHANG) == child)
 			break;
 		poll(&pfd, 1, 100);
-		if (drain(fd, mem, save))
+		if (drain(fd, save, &total))
 			return 1;
 	}
 	write_file("tracing_on", "0");
 	/* The last events show up within a poll of the remote (100 ms idle). */
 	for (quiet_polls = 0; quiet_polls < 3; quiet_polls++) {
-		long before = ftell(mem);
+		size_t before = total;
 
 		usleep(150000);
-		if (drain(fd, mem, save))
+		if (drain(fd, save, &total))
 			return 1;
-		if (ftell(mem) != before)
+		if (total != before)
 			quiet_polls = -1;
 	}
 	close(fd);
-	fclose(mem);
 	if (save)
 		fclose(save);
-
-	mem = fmemopen(text, text_len ? text_len : 1, "r");
-	if (!mem || parse_stream(mem))
-		return 1;
-	fclose(mem);
-	free(text);
+	feed("\n", partial_len ? 1 : 0);
 	report();
 	if (WIFEXITED(status) && WEXITSTATUS(status))
 		fprintf(stderr, "hyp-stat: %s exited with %d\n", argv[optind],
