@@ -249,8 +249,8 @@ static void trace_remote_try_unload(struct trace_remote *remote)
 			ring_buffer_read_events_cpu(remote->trace_buffer, cpu);
 	}
 	buffer = remote->trace_buffer;
-	/* The dump on panic looks without a lock: gone before it is freed. */
 	WRITE_ONCE(remote->trace_buffer, NULL);
+	/* The dump on panic looks without a lock: gone before it is freed. */
 	smp_wmb();
 	ring_buffer_free(buffer);
 	remote->cbs->unload_trace_buffer(remote->trace_buffer_desc, remote->priv);
