@@ -59,6 +59,51 @@ cat "$tmp/drops"
 grep -q '^1 LOST marks' "$tmp/drops"
 if grep -qE '^(hvc|smc) ' "$tmp/drops"; then exit 1; fi
 if grep -q 'not understood' "$tmp/drops"; then exit 1; fi
+# The timeline: valid JSON; on every track, slices follow one another
+# without overlap; one slice per stay in the hypervisor and per timed exit,
+# with the report's durations; guest-run slices between re-entry and exit.
+"$tmp/hyp-stat" report --timeline "$tmp/t.json" "$tmp/events" | cmp - "$tmp/report"
+python3 - "$tmp/t.json" <<'EOF2'
+import json, sys
+t = json.load(open(sys.argv[1]))
+ev = t["traceEvents"]
+names = {(e["pid"], e.get("tid")): e["args"]["name"] for e in ev
+         if e["ph"] == "M" and e["name"] == "thread_name"}
+assert names[(1, 0)] == "pKVM Hypervisor CPU 0", names
+assert names[(1, 1)] == "pKVM Hypervisor CPU 1", names
+assert names[(55, 1000000)] == "vCPU 0", names
+sl = [e for e in ev if e["ph"] == "X"]
+tracks = {}
+for e in sl:
+    tracks.setdefault((e["pid"], e["tid"]), []).append(e)
+for k, v in tracks.items():
+    v.sort(key=lambda e: e["ts"])
+    for a, b in zip(v, v[1:]):
+        assert a["ts"] + a["dur"] <= b["ts"] + 1e-9, (k, a, b)
+got = sorted((e["pid"], e["tid"], e["name"], round(e["ts"], 3), round(e["dur"], 3)) for e in sl)
+want = sorted([
+    (1, 0, "guest_exit hvc64", 100000.0, 2.0),	# CPU 0: 100000 - 100002
+    (1, 1, "hvc 33", 100010.0, 3.0),		# the report's hvc 33 row
+    (1, 1, "smc 0x84000000", 5906025.784, 3.0),
+    (55, 1000000, "hvc64", 100000.0, 13.0),	# the report's hvc64 row
+    (55, 1000000, "guest", 100013.0, 99987.0),	# re-entry to the next exit
+])
+assert got == want, got
+hvc = [e for e in sl if e["name"] == "hvc 33"][0]
+assert hvc["args"] == {"hyp_enter": "reason=hvc vcpu=-1 pid=-1",
+                       "host_hcall": "id=33 invalid=0",
+                       "hyp_exit": "reason=eret_guest vcpu=0 pid=55"}, hvc
+EOF2
+# A field with quotes and backslashes stays valid JSON.
+printf '%b' '[000]\t 1.000000: hyp_enter reason=hvc vcpu=-1 pid=-1\n' \
+'[000]\t 1.000001: host_hcall id="a\\\\b" invalid=0\n' \
+'[000]\t 1.000002: hyp_exit reason=eret_host vcpu=-1 pid=-1\n' |
+	"$tmp/hyp-stat" report --timeline "$tmp/q.json" > /dev/null
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/q.json"
+grep -q 'id=\\"a' "$tmp/q.json"
+if "$tmp/hyp-stat" report --timeline /nonexistent/t.json "$tmp/events" 2> /dev/null; then
+	exit 1
+fi
 # Usage errors.
 if "$tmp/hyp-stat" bogus 2> /dev/null; then exit 1; fi
 if "$tmp/hyp-stat" report /nonexistent 2> /dev/null; then exit 1; fi

@@ -3,8 +3,8 @@
  * hyp-stat: per-vCPU guest exit statistics and time spent in the arm64
  * nVHE/pKVM hypervisor, from the hypervisor trace remote's events.
  *
- *   hyp-stat record [-o FILE] [-b KB] [-t TRACEFS] -- COMMAND [ARGS...]
- *   hyp-stat report [FILE]
+ *   hyp-stat record [-o FILE] [-b KB] [-t TRACEFS] [--timeline JSON] -- COMMAND [ARGS...]
+ *   hyp-stat report [--timeline JSON] [FILE]
  *
  * "record" traces the hypervisor while COMMAND runs (hyp_enter, hyp_exit,
  * vcpu_exit, host_hcall, host_smc and host_mem_abort), reading trace_pipe
@@ -25,10 +25,17 @@
  *
  * Times are in microseconds. Events reported lost end every interval open
  * on that CPU (or vCPU), which is then not counted.
+ *
+ * --timeline JSON also writes the intervals as a Chrome/Perfetto JSON trace
+ * (ui.perfetto.dev, chrome://tracing): a track "pkVM Hypervisor CPU N" per
+ * CPU with a slice per stay in the hypervisor, named by its reason and with
+ * the events' fields as arguments, and a track per vCPU with its guest-run
+ * slices ("guest") and its exits (the exit class), timed as in the report.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -54,6 +61,7 @@ struct stat_row {
 struct vcpu_state {
 	int		pid, vcpu;
 	uint64_t	since;			/* 0: not in an exit */
+	uint64_t	running;		/* 0: not known to run */
 	char		class[NAME_LEN];
 };
 
@@ -63,6 +71,7 @@ struct cpu_state {
 	char		class[NAME_LEN];
 	uint64_t	first, last, total, entries;
 	bool		seen;
+	char		args[512];		/* timeline: the stay's events */
 };
 
 static struct stat_row *exits, *traps;
@@ -71,6 +80,110 @@ static struct vcpu_state *vcpus;
 static size_t nr_vcpus;
 static struct cpu_state cpus[MAX_CPUS];
 static unsigned long lost_lines, bad_lines;
+
+/* The JSON timeline, or NULL. */
+static FILE *timeline;
+static bool timeline_cpu_named[MAX_CPUS];
+
+/* @s as the inside of a JSON string. */
+static void json_str(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* Metadata ("M") naming a process (@tid < 0) or a thread, or sorting it. */
+static void timeline_meta(FILE *f, int pid, long tid, const char *what, const char *args)
+{
+	fprintf(f, "{\"ph\":\"M\",\"pid\":%d,", pid);
+	if (tid >= 0)
+		fprintf(f, "\"tid\":%ld,", tid);
+	fprintf(f, "\"name\":\"%s\",\"args\":{%s}}", what, args);
+}
+
+static void timeline_start(FILE *f)
+{
+	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+	timeline_meta(f, 1, -1, "process_name", "\"name\":\"pKVM Hypervisor\"");
+}
+
+static void timeline_end(FILE *f)
+{
+	fprintf(f, "\n]}\n");
+}
+
+/*
+ * A complete ("X") slice from @from to @to ns; time stamps and durations
+ * are microseconds with nanosecond digits. Tracks: pid 1 tid N for CPU N,
+ * and pid P tid 1000000 + V for vCPU V run by the thread P.
+ */
+static void timeline_slice(int pid, long tid, const char *name, uint64_t from, uint64_t to,
+			   const char *args)
+{
+	uint64_t dur = to - from;
+
+	fprintf(timeline, ",\n{\"ph\":\"X\",\"pid\":%d,\"tid\":%ld,\"name\":\"", pid, tid);
+	json_str(timeline, name);
+	fprintf(timeline, "\",\"ts\":%llu.%03llu,\"dur\":%llu.%03llu",
+		(unsigned long long)(from / 1000), (unsigned long long)(from % 1000),
+		(unsigned long long)(dur / 1000), (unsigned long long)(dur % 1000));
+	if (args && *args)
+		fprintf(timeline, ",\"args\":{%s}", args);
+	fprintf(timeline, "}");
+}
+
+static void timeline_name_cpu(int cpu)
+{
+	char args[64];
+
+	if (timeline_cpu_named[cpu])
+		return;
+	timeline_cpu_named[cpu] = true;
+	snprintf(args, sizeof(args), "\"name\":\"pKVM Hypervisor CPU %d\"", cpu);
+	fprintf(timeline, ",\n");
+	timeline_meta(timeline, 1, cpu, "thread_name", args);
+	snprintf(args, sizeof(args), "\"sort_index\":%d", cpu);
+	fprintf(timeline, ",\n");
+	timeline_meta(timeline, 1, cpu, "thread_sort_index", args);
+}
+
+static void timeline_name_vcpu(int pid, int vcpu)
+{
+	char args[64];
+
+	snprintf(args, sizeof(args), "\"name\":\"VM of vCPU thread %d\"", pid);
+	fprintf(timeline, ",\n");
+	timeline_meta(timeline, pid, -1, "process_name", args);
+	snprintf(args, sizeof(args), "\"name\":\"vCPU %d\"", vcpu);
+	fprintf(timeline, ",\n");
+	timeline_meta(timeline, pid, 1000000L + vcpu, "thread_name", args);
+}
+
+/* Add "name":"fields" to the arguments of the stay open on @c. */
+static void timeline_arg(struct cpu_state *c, const char *name, const char *fields)
+{
+	size_t len = strlen(c->args);
+	FILE *f;
+
+	if (!timeline)
+		return;
+	f = fmemopen(c->args + len, sizeof(c->args) - len, "w");
+	if (!f)
+		return;
+	fprintf(f, "%s\"%s\":\"", len ? "," : "", name);
+	json_str(f, fields);
+	fprintf(f, "\"");
+	/* Too long: keep what was there, still valid JSON. */
+	if (fflush(f) || ftell(f) >= (long)(sizeof(c->args) - len - 1))
+		c->args[len] = 0;
+	fclose(f);
+}
 
 static void *xrealloc(void *p, size_t size)
 {
@@ -127,6 +240,8 @@ static struct vcpu_state *vcpu_of(int pid, int vcpu)
 	memset(&vcpus[nr_vcpus], 0, sizeof(*vcpus));
 	vcpus[nr_vcpus].pid = pid;
 	vcpus[nr_vcpus].vcpu = vcpu;
+	if (timeline)
+		timeline_name_vcpu(pid, vcpu);
 	return &vcpus[nr_vcpus++];
 }
 
@@ -162,8 +277,10 @@ static void lost(int cpu)
 	lost_lines++;
 	if (cpu >= 0)
 		cpus[cpu].entered = 0;
-	for (i = 0; i < nr_vcpus; i++)
+	for (i = 0; i < nr_vcpus; i++) {
 		vcpus[i].since = 0;
+		vcpus[i].running = 0;
+	}
 }
 
 static void event(int cpu, uint64_t ts, const char *name, const char *fields)
@@ -176,6 +293,8 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 		c->first = ts;
 	}
 	c->last = ts;
+	if (timeline)
+		timeline_name_cpu(cpu);
 
 	if (!strcmp(name, "hyp_enter")) {
 		if (!field(fields, "reason", reason, sizeof(reason)))
@@ -184,10 +303,16 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 		c->entries++;
 		c->host = strcmp(reason, "guest_exit") != 0;
 		snprintf(c->class, NAME_LEN, "%s", reason);
+		c->args[0] = 0;
+		timeline_arg(c, name, fields);
 		if (!c->host) {
 			struct vcpu_state *v = vcpu_of(field_int(fields, "pid", -1),
 						       field_int(fields, "vcpu", -1));
 
+			if (timeline && v->running && ts >= v->running)
+				timeline_slice(v->pid, 1000000L + v->vcpu, "guest", v->running,
+					       ts, NULL);
+			v->running = 0;
 			v->since = ts;
 			snprintf(v->class, NAME_LEN, "unknown");
 		}
@@ -205,6 +330,10 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 				r->count++;
 				row_add(r, ts - c->entered);
 			}
+			if (timeline) {
+				timeline_arg(c, name, fields);
+				timeline_slice(1, cpu, c->class, c->entered, ts, c->args);
+			}
 			c->entered = 0;
 		}
 		if (!strcmp(reason, "eret_guest")) {
@@ -221,8 +350,12 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 				if (!strcmp(v->class, "unknown"))
 					r->count++;
 				row_add(r, ts - v->since);
+				if (timeline)
+					timeline_slice(pid, 1000000L + vcpu, v->class, v->since, ts,
+						       NULL);
 			}
 			v->since = 0;
+			v->running = ts;
 		}
 	} else if (!strcmp(name, "vcpu_exit")) {
 		struct vcpu_state *v = vcpu_of(field_int(fields, "pid", -1),
@@ -233,16 +366,25 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 		if (!strcmp(val, "trap"))
 			field(fields, "ec", val, sizeof(val));
 		snprintf(v->class, NAME_LEN, "%s", val);
+		if (c->entered && !c->host)
+			snprintf(c->class, NAME_LEN, "guest_exit %.16s", val);
 		/* Counted now: the last exit of a vCPU may never be re-entered. */
 		row_of(&exits, &nr_exits, v->pid, v->vcpu, val)->count++;
+		if (c->entered)
+			timeline_arg(c, name, fields);
 	} else if (!strcmp(name, "host_hcall") && c->entered && c->host) {
 		if (field(fields, "id", val, sizeof(val)))
 			snprintf(c->class, NAME_LEN, "hvc %.24s", val);
+		timeline_arg(c, name, fields);
 	} else if (!strcmp(name, "host_smc") && c->entered && c->host) {
 		if (field(fields, "id", val, sizeof(val)))
 			snprintf(c->class, NAME_LEN, "smc %.24s", val);
+		timeline_arg(c, name, fields);
 	} else if (!strcmp(name, "host_mem_abort") && c->entered && c->host) {
 		snprintf(c->class, NAME_LEN, "host_abort");
+		timeline_arg(c, name, fields);
+	} else if (c->entered) {
+		timeline_arg(c, name, fields);
 	}
 }
 
@@ -426,6 +568,36 @@ static const char *const record_events[] = {
 
 static const char *remote_dir;
 
+static const struct option long_options[] = {
+	{ "timeline", required_argument, NULL, 'T' },
+	{ }
+};
+
+static int open_timeline(const char *path)
+{
+	timeline = fopen(path, "w");
+	if (!timeline) {
+		fprintf(stderr, "hyp-stat: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	timeline_start(timeline);
+	return 0;
+}
+
+static int close_timeline(void)
+{
+	int ret;
+
+	if (!timeline)
+		return 0;
+	timeline_end(timeline);
+	ret = ferror(timeline) | fclose(timeline);
+	timeline = NULL;
+	if (ret)
+		fprintf(stderr, "hyp-stat: cannot write the timeline\n");
+	return ret ? -1 : 0;
+}
+
 static int write_file(const char *file, const char *val)
 {
 	char path[512];
@@ -493,15 +665,18 @@ static int drain(int fd, FILE *save, size_t *total)
 
 static int record(int argc, char **argv)
 {
-	const char *out = NULL, *tracefs = "/sys/kernel/tracing", *size = NULL;
+	const char *out = NULL, *tracefs = "/sys/kernel/tracing", *size = NULL, *json = NULL;
 	char path[512];
 	size_t total = 0;
 	FILE *save = NULL;
 	int opt, fd, status, i, quiet_polls;
 	pid_t child;
 
-	while ((opt = getopt(argc, argv, "+o:b:t:")) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:b:t:", long_options, NULL)) != -1) {
 		switch (opt) {
+		case 'T':
+			json = optarg;
+			break;
 		case 'o':
 			out = optarg;
 			break;
@@ -534,6 +709,8 @@ static int record(int argc, char **argv)
 		fprintf(stderr, "hyp-stat: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
+	if (json && open_timeline(json))
+		return 1;
 	if (out) {
 		save = fopen(out, "w");
 		if (!save) {
@@ -579,6 +756,8 @@ static int record(int argc, char **argv)
 	if (save)
 		fclose(save);
 	feed("\n", partial_len ? 1 : 0);
+	if (close_timeline())
+		return 1;
 	report();
 	if (WIFEXITED(status) && WEXITSTATUS(status))
 		fprintf(stderr, "hyp-stat: %s exited with %d\n", argv[optind],
@@ -589,10 +768,14 @@ static int record(int argc, char **argv)
 static void print_usage(void)
 {
 	fprintf(stderr,
-		"usage: hyp-stat record [-o FILE] [-b KB] [-t TRACEFS] -- COMMAND [ARGS...]\n"
-		"       hyp-stat report [FILE]\n"
+		"usage: hyp-stat record [-o FILE] [-b KB] [-t TRACEFS] [--timeline JSON] -- COMMAND [ARGS...]\n"
+		"       hyp-stat report [--timeline JSON] [FILE]\n"
 		"Guest exits per vCPU and exit class, host traps and time in the arm64\n"
-		"hypervisor, from the events of /sys/kernel/tracing/remotes/hypervisor.\n");
+		"hypervisor, from the events of /sys/kernel/tracing/remotes/hypervisor.\n"
+		"  -o FILE          also save the events, as text\n"
+		"  -b KB            buffer size per CPU\n"
+		"  -t TRACEFS       where tracefs is mounted\n"
+		"  --timeline JSON  also write a Chrome/Perfetto JSON trace of the intervals\n");
 }
 
 int main(int argc, char **argv)
@@ -601,21 +784,38 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc >= 2 && !strcmp(argv[1], "report")) {
-		if (argc > 3) {
+		const char *json = NULL;
+		int opt;
+
+		argc--;
+		argv++;
+		while ((opt = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+			if (opt != 'T') {
+				print_usage();
+				return 2;
+			}
+			json = optarg;
+		}
+		if (argc - optind > 1) {
 			print_usage();
 			return 2;
 		}
-		if (argc == 3 && strcmp(argv[2], "-")) {
-			f = fopen(argv[2], "r");
+		if (argc - optind == 1 && strcmp(argv[optind], "-")) {
+			f = fopen(argv[optind], "r");
 			if (!f) {
-				fprintf(stderr, "hyp-stat: %s: %s\n", argv[2], strerror(errno));
+				fprintf(stderr, "hyp-stat: %s: %s\n", argv[optind],
+					strerror(errno));
 				return 1;
 			}
 		}
+		if (json && open_timeline(json))
+			return 1;
 		if (parse_stream(f)) {
 			fprintf(stderr, "hyp-stat: read error\n");
 			return 1;
 		}
+		if (close_timeline())
+			return 1;
 		report();
 		return 0;
 	}
