@@ -28,6 +28,8 @@
  *   echo 0x80000001 > /sys/kernel/debug/kvm/hyp_trace_smc
  *
  * issues an SMC the hypervisor forwards to the firmware, on the writing CPU.
+ * FFA_FEATURES (0x84000064) goes to the hypervisor's FF-A proxy instead,
+ * which answers it (an error before the host has negotiated a version).
  *
  * Panic, in both modes: the selftest event HYP_TRACE_PANIC_ID, written with
  * remotes/hypervisor/write_event, makes the hypervisor panic right after
@@ -35,6 +37,7 @@
  */
 
 #include <linux/arm-smccc.h>
+#include <linux/arm_ffa.h>
 #include <linux/clocksource.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -1191,7 +1194,8 @@ static ssize_t smc_write(struct file *file, const char __user *ubuf, size_t coun
 	ret = kstrtou32_from_user(ubuf, count, 0, &id);
 	if (ret)
 		return ret;
-	if (id != ARM_SMCCC_VERSION_FUNC_ID && id != ARM_SMCCC_ARCH_FEATURES_FUNC_ID)
+	if (id != ARM_SMCCC_VERSION_FUNC_ID && id != ARM_SMCCC_ARCH_FEATURES_FUNC_ID &&
+	    id != FFA_FEATURES)
 		return -EINVAL;
 	arm_smccc_1_1_smc(id, 0, &res);
 	return count;

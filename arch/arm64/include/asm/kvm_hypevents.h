@@ -115,3 +115,54 @@ HYP_EVENT(vcpu_exit,
 		  __print_symbolic((__entry->esr >> 26) & 0x3f, HYP_EXIT_CLASSES),
 		  __entry->esr)
 )
+
+/*
+ * An FF-A call of the host, at the FF-A proxy: handled by the hypervisor
+ * (then res_a1..res_a4 are what the host finds in x1..x4 on return, and err
+ * the FF-A error code if it returns FFA_ERROR, 0 otherwise) or forwarded to
+ * the secure world (handled 0, the rest 0).
+ */
+HYP_EVENT(host_ffa_call,
+	HE_PROTO(u64 func_id, u64 res_a1, u64 res_a2, u64 res_a3, u64 res_a4, int handled,
+		 int err),
+	HE_STRUCT(
+		he_field(u64, func_id)
+		he_field(u64, res_a1)
+		he_field(u64, res_a2)
+		he_field(u64, res_a3)
+		he_field(u64, res_a4)
+		he_field(int, handled)
+		he_field(int, err)
+	),
+	HE_ASSIGN(
+		__entry->func_id = func_id;
+		__entry->res_a1 = res_a1;
+		__entry->res_a2 = res_a2;
+		__entry->res_a3 = res_a3;
+		__entry->res_a4 = res_a4;
+		__entry->handled = handled;
+		__entry->err = err;
+	),
+	HE_PRINTK("func_id=0x%llx res_a1=0x%llx res_a2=0x%llx res_a3=0x%llx res_a4=0x%llx handled=%d err=%d",
+		  __entry->func_id, __entry->res_a1, __entry->res_a2, __entry->res_a3,
+		  __entry->res_a4, __entry->handled, __entry->err)
+)
+
+/*
+ * The hypervisor injects an undefined exception into a protected guest for
+ * a trap it does not allow (esr: the trap's ESR_EL2).
+ */
+HYP_EVENT(vcpu_illegal_trap,
+	HE_PROTO(struct kvm_vcpu *vcpu, u64 esr),
+	HE_STRUCT(
+		he_field(u64, esr)
+		he_field(int, vcpu)
+		he_field(int, pid)
+	),
+	HE_ASSIGN(
+		__entry->esr = esr;
+		__entry->vcpu = vcpu->vcpu_id;
+		__entry->pid = vcpu->arch.run_pid;
+	),
+	HE_PRINTK("esr=0x%llx vcpu=%d pid=%d", __entry->esr, __entry->vcpu, __entry->pid)
+)
