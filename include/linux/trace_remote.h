@@ -61,6 +61,11 @@ void trace_remote_unregister(const char *name);
 int trace_remote_show_at_root(const char *name);
 int trace_remote_boot_param(const char *arg);
 
+/* Called by trace_remote_peek_unread() for an unread event: its record, length. */
+typedef void (*trace_remote_unread_t)(int cpu, u64 ts, const void *rec, unsigned int len,
+				     void *data);
+int trace_remote_peek_unread(const char *name, trace_remote_unread_t fn, void *data);
+
 struct trace_buffer_desc *trace_remote_alloc_buffer(unsigned long size,
 						    const struct cpumask *cpumask);
 void trace_remote_free_buffer(struct trace_buffer_desc *desc);

@@ -406,16 +406,27 @@ static void trace_remote_advance(struct trace_remote_reader *reader, int cpu)
 	}
 }
 
+/* The length of a record of @re: up to the end of its last field. */
+static unsigned int trace_remote_event_len(const struct remote_event *re)
+{
+	unsigned int i, len = sizeof(struct remote_event_hdr);
+
+	for (i = 0; i < re->nr_fields; i++)
+		len = max(len, re->fields[i].offset + re->fields[i].size);
+	return len;
+}
+
 static void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
 			       struct ring_buffer_event *event, int cpu, u64 ts,
 			       unsigned long lost)
 {
 	struct remote_event_hdr *hdr = ring_buffer_event_data(event);
+	unsigned int len = ring_buffer_event_length(event);
 	struct remote_event *re = NULL;
 	u64 secs = ts;
 	u32 nsecs;
 
-	if (ring_buffer_event_length(event) >= sizeof(*hdr))
+	if (len >= sizeof(*hdr))
 		re = trace_remote_find_event(remote, hdr->id);
 
 	if (lost == TRACE_REMOTE_LOST_UNKNOWN)
@@ -425,7 +436,10 @@ static void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
 
 	nsecs = do_div(secs, NSEC_PER_SEC);
 	trace_seq_printf(s, "[%03d]\t%5llu.%06u: ", cpu, secs, nsecs / 1000);
-	if (re) {
+	if (re && len < trace_remote_event_len(re)) {
+		/* Damaged (a dump racing with the writer): not past its end. */
+		trace_seq_printf(s, "%s (%u bytes, too short)", re->name, len);
+	} else if (re) {
 		trace_seq_printf(s, "%s ", re->name);
 		re->print(hdr, s);
 	} else {
@@ -2031,6 +2045,70 @@ void trace_remote_unregister(const char *name)
 		trace_remote_free(remote);
 }
 EXPORT_SYMBOL_GPL(trace_remote_unregister);
+
+struct trace_remote_unread {
+	trace_remote_unread_t	fn;
+	void			*data;
+	int			cpu;
+};
+
+static void trace_remote_unread_event(struct ring_buffer_event *event, u64 ts, void *data)
+{
+	struct trace_remote_unread *peek = data;
+
+	peek->fn(peek->cpu, ts, ring_buffer_event_data(event), ring_buffer_event_length(event),
+		 peek->data);
+}
+
+/**
+ * trace_remote_peek_unread() - Look at the unread events of a remote
+ * @name:	The remote.
+ * @fn:		Called for each unread event, per CPU oldest first, with the
+ *		record (struct remote_event_hdr first) and its length.
+ * @data:	Passed to @fn.
+ *
+ * Reads the events that no consumer read yet, without consuming them:
+ * trace_pipe readers still get every one. A kernel user's way to follow a
+ * remote, e.g. to copy some of its events to the kernel log. The shared
+ * pages are read as by the dump on panic, while the remote's consumers and
+ * its poll are held off; the writer goes on, so an event it overwrites
+ * meanwhile may be missed or mixed: @fn must check what it is given. Sleeps;
+ * costs a walk of every unread event.
+ *
+ * Return: 0, or -ENODEV if no remote has that name or it has no buffer.
+ */
+int trace_remote_peek_unread(const char *name, trace_remote_unread_t fn, void *data)
+{
+	struct trace_remote_unread peek = { .fn = fn, .data = data };
+	struct trace_remote *remote = NULL, *r;
+	int ret = -ENODEV;
+
+	scoped_guard(mutex, &trace_remotes_lock) {
+		list_for_each_entry(r, &trace_remotes, list) {
+			if (!strcmp(r->name, name) && try_module_get(r->owner)) {
+				refcount_inc(&r->ref);
+				remote = r;
+				break;
+			}
+		}
+	}
+	if (!remote)
+		return -ENODEV;
+
+	scoped_guard(mutex, &remote->lock) {
+		if (remote->gone || !trace_remote_loaded(remote))
+			break;
+		trace_remote_access_lock(remote, RING_BUFFER_ALL_CPUS);
+		for_each_cpu(peek.cpu, &remote->buffer_cpus)
+			ring_buffer_remote_dump(remote->trace_buffer, peek.cpu, 0,
+						trace_remote_unread_event, &peek);
+		trace_remote_access_unlock(remote, RING_BUFFER_ALL_CPUS);
+		ret = 0;
+	}
+	trace_remote_put(remote);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(trace_remote_peek_unread);
 
 /*
  * The dump on panic: the last dump_on_panic unread events of each CPU of

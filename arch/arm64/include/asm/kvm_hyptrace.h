@@ -64,6 +64,12 @@ enum hyp_event_id {
  */
 #define HYP_TRACE_PANIC_ID	0x686e6963ULL
 
+/*
+ * With CONFIG_NVHE_EL2_TRACING_TEST, a selftest event of this id is followed
+ * by hyp_printk() calls with known arguments (see nvhe/trace.c).
+ */
+#define HYP_TRACE_PRINTK_ID	0x7072696eULL
+
 #ifndef __KVM_NVHE_HYPERVISOR__
 int hyp_trace_sync_clock(void);
 #endif

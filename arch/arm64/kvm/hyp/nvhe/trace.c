@@ -427,5 +427,14 @@ int __pkvm_write_event(u64 id)
 	hyp_trace_commit(tc);
 	if (IS_ENABLED(CONFIG_NVHE_EL2_TRACING_TEST) && id == HYP_TRACE_PANIC_ID)
 		hyp_panic();
+	if (IS_ENABLED(CONFIG_NVHE_EL2_TRACING_TEST) && id == HYP_TRACE_PRINTK_ID) {
+		hyp_printk("hyp_printk test: no arguments");
+		hyp_printk("hyp_printk test: %d %u %c", -42, 42U, 'h');
+		hyp_printk("hyp_printk test: 0x%llx %lld 100%% %03x|%-4d|", 0xfedcba9876543210ULL,
+			   (s64)-1, 0xaU, 7);
+		/* Damaged records: no such format, the middle of one. */
+		trace_hyp_printk(U32_MAX, 1, 2, 3, 4);
+		trace_hyp_printk(1, 5, 6, 7, 8);
+	}
 	return 0;
 }

@@ -2,6 +2,9 @@
 #ifndef __ARM64_KVM_HYP_NVHE_TRACE_H
 #define __ARM64_KVM_HYP_NVHE_TRACE_H
 
+#include <linux/args.h>
+#include <linux/build_bug.h>
+#include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/percpu-defs.h>
 #include <linux/simple_ring_buffer.h>
@@ -168,5 +171,57 @@ static __always_inline void trace_##__name(__proto) { }
 
 #include <asm/kvm_hypevents.h>
 #undef HYP_EVENT
+
+/*
+ * hyp_printk(fmt, ...) - Write a hyp_printk event: the format's id and up
+ * to four integer arguments. The format string is kept once, in the
+ * section .hyp.printk_fmts that the host reads to print the text.
+ *
+ * Checked at build time: @fmt is a string literal, there are at most four
+ * arguments, each an integer (no %s, %p or other pointer), and they match
+ * the conversions of @fmt (-Wformat, as errors). Nothing is written while
+ * the event is off, and nothing is built in without tracing.
+ */
+static inline __printf(1, 2) void __hyp_printk_check(const char *fmt, ...) { }
+
+/* Whether @__a is an integer: no pointer, array, float or aggregate. */
+#define __HYP_PRINTK_IS_INT(__a)	(__builtin_classify_type(__a) <= 4)
+/* Of the arguments padded with zeros: all four integers; a call with them. */
+#define __HYP_PRINTK_INTS(__is, __a, __b, __c, __d, ...)		\
+	(__is(__a) && __is(__b) && __is(__c) && __is(__d))
+#define __HYP_PRINTK_CALL(__fn, __id, __a, __b, __c, __d, ...)		\
+	__fn(__id, (u64)(__a), (u64)(__b), (u64)(__c), (u64)(__d))
+
+#ifdef CONFIG_NVHE_EL2_TRACING
+extern const char __hyp_printk_fmts_start[];
+
+#define __hyp_printk_emit(__fmt, __args...)				\
+do {									\
+	static const char __hyp_printk_fmt[]				\
+		__section(".hyp_printk_fmts") __aligned(1) = __fmt;	\
+									\
+	__HYP_PRINTK_CALL(trace_hyp_printk,				\
+			  __hyp_printk_fmt - __hyp_printk_fmts_start,	\
+			  ##__args, 0, 0, 0, 0);			\
+} while (0)
+#else
+#define __hyp_printk_emit(__fmt, __args...) ((void)(__fmt))
+#endif
+
+#define hyp_printk(__fmt, __args...)					\
+do {									\
+	static_assert(COUNT_ARGS(__args) <= 4,				\
+		      "hyp_printk: at most four arguments");		\
+	static_assert(__HYP_PRINTK_INTS(__HYP_PRINTK_IS_INT, ##__args,	\
+					0, 0, 0, 0),			\
+		      "hyp_printk: integer arguments only");		\
+	_Pragma("GCC diagnostic push")					\
+	_Pragma("GCC diagnostic error \"-Wformat\"")			\
+	_Pragma("GCC diagnostic error \"-Wformat-extra-args\"")	\
+	if (0)								\
+		__hyp_printk_check(__fmt, ##__args);			\
+	_Pragma("GCC diagnostic pop")					\
+	__hyp_printk_emit(__fmt, ##__args);				\
+} while (0)
 
 #endif /* __ARM64_KVM_HYP_NVHE_TRACE_H */
