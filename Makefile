@@ -54,8 +54,8 @@ export CCACHE_BASEDIR := $(CURDIR)
 
 export BASE_VERSION BASE_TARBALL BASE SRC OBJ IMAGE INITRAMFS MODE SMP MEM TIMEOUT DEBUG
 
-.PHONY: all deps base assemble config kernel initramfs run check stress bench series \
-	refresh help clean distclean FORCE
+.PHONY: all deps base assemble config kernel tracing-objs initramfs run check stress \
+	bench series refresh help clean distclean FORCE
 
 all: kernel initramfs
 
@@ -79,6 +79,12 @@ kernel: config
 	@rm -rf $(OBJ)/modroot.tmp
 	@$(KMAKE) -s INSTALL_MOD_PATH=$(CURDIR)/$(OBJ)/modroot.tmp modules_install
 	@scripts/sync-tree.sh $(OBJ)/modroot.tmp $(OBJ)/modroot
+
+# Only the directories the series changes: their objects and the linked
+# hypervisor object (with NOTRACE=1, a quick check of that variant).
+tracing-objs: config
+	@echo "  OBJS    $(OBJ) arch/arm64/kvm kernel/trace"
+	@$(KMAKE) arch/arm64/kvm/ kernel/trace/
 
 initramfs: kernel
 	@scripts/build-guest-bins.sh
@@ -135,6 +141,8 @@ help:
 	@echo '                     disabled, enabled; builds build/obj-notrace). Guest'
 	@echo '                     figures count instructions (QEMU -icount), the same on'
 	@echo '                     every run; WALLCLOCK=1 gives TCG wall-clock ns instead'
+	@echo '  make tracing-objs  build only arch/arm64/kvm/ and kernel/trace/ (with NOTRACE=1:'
+	@echo '                     the compiled-out variant; make check does)'
 	@echo '  make series        write the upstream-form series to build/series/'
 	@echo '  make refresh P=NAME.patch [FILES="a.c b.h"]'
 	@echo '                     regenerate patches/NAME.patch from build/linux'
