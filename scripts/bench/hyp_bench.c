@@ -5,7 +5,7 @@
  * hyp_enter, host_hcall and hyp_exit are traced). The hypercall is one
  * past the last one the hypervisor knows: it fails the same way whether
  * tracing is compiled in or not, so the loop measures the trap path and
- * its three event sites, nothing else. With write_event=1 it calls __pkvm_write_event instead, which
+ * its three event sites, nothing else. With write_event=1 it calls __tracing_write_event instead, which
  * writes one selftest event when that event is on: the difference between
  * on and off is the cost of one event at EL2. Prints the best of a few runs
  * and fails to load on purpose (nothing to unload).
@@ -16,12 +16,12 @@
 #include <linux/timekeeping.h>
 #include <asm/kvm_asm.h>
 
-#define BENCH_HCALL_UNKNOWN	KVM_HOST_SMCCC_ID(__KVM_HOST_SMCCC_FUNC___pkvm_write_event + 1)
+#define BENCH_HCALL_UNKNOWN	KVM_HOST_SMCCC_ID(__KVM_HOST_SMCCC_FUNC___tracing_write_event + 1)
 
 static unsigned int calls = 20000;
 module_param(calls, uint, 0444);
 
-/* 0: an unknown hypercall, the bare trap path; 1: __pkvm_write_event. */
+/* 0: an unknown hypercall, the bare trap path; 1: __tracing_write_event. */
 static unsigned int write_event;
 module_param(write_event, uint, 0444);
 
@@ -41,7 +41,7 @@ static u64 one_run(void)
 			t0 = ktime_get_ns();
 		}
 		if (write_event)
-			arm_smccc_1_1_hvc(KVM_HOST_SMCCC_FUNC(__pkvm_write_event), i, &res);
+			arm_smccc_1_1_hvc(KVM_HOST_SMCCC_FUNC(__tracing_write_event), i, &res);
 		else
 			arm_smccc_1_1_hvc(BENCH_HCALL_UNKNOWN, &res);
 	}

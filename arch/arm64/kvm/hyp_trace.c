@@ -75,7 +75,7 @@ int hyp_trace_sync_clock(void)
 			ns = ns0 + window / 2;
 		}
 	}
-	return kvm_call_hyp_nvhe(__pkvm_update_clock_tracing, mult, shift, ns, cyc);
+	return kvm_call_hyp_nvhe(__tracing_update_clock, mult, shift, ns, cyc);
 }
 
 static void hyp_trace_clock_work(struct work_struct *work)
@@ -133,7 +133,7 @@ static int hyp_trace_share(struct trace_buffer_desc *desc)
 static void hyp_trace_unload(struct trace_buffer_desc *desc, void *priv)
 {
 	cancel_delayed_work_sync(&hyp_trace.clock_work);
-	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+	kvm_call_hyp_nvhe(__tracing_unload);
 	if (!is_protected_kvm_enabled())
 		kvm_unshare_hyp(hyp_trace.hyp_desc, hyp_trace.hyp_desc + hyp_trace.hyp_desc_size);
 	free_pages_exact(hyp_trace.hyp_desc, hyp_trace.hyp_desc_size);
@@ -180,7 +180,7 @@ static struct trace_buffer_desc *hyp_trace_load(unsigned long size, void *priv)
 
 	ret = hyp_trace_sync_clock();
 	if (!ret)
-		ret = kvm_call_hyp_nvhe(__pkvm_load_tracing, (unsigned long)hyp_trace.hyp_desc,
+		ret = kvm_call_hyp_nvhe(__tracing_load, (unsigned long)hyp_trace.hyp_desc,
 					hyp_size);
 	if (ret) {
 		if (!is_protected_kvm_enabled())
@@ -202,22 +202,22 @@ free_desc:
 
 static int hyp_trace_enable_tracing(bool enable, void *priv)
 {
-	return kvm_call_hyp_nvhe(__pkvm_enable_tracing, enable);
+	return kvm_call_hyp_nvhe(__tracing_enable, enable);
 }
 
 static int hyp_trace_swap_reader_page(unsigned int cpu, void *priv)
 {
-	return kvm_call_hyp_nvhe(__pkvm_swap_reader_tracing, cpu);
+	return kvm_call_hyp_nvhe(__tracing_swap_reader, cpu);
 }
 
 static int hyp_trace_reset(unsigned int cpu, void *priv)
 {
-	return kvm_call_hyp_nvhe(__pkvm_reset_tracing, cpu);
+	return kvm_call_hyp_nvhe(__tracing_reset, cpu);
 }
 
 static int hyp_trace_enable_event(unsigned short id, bool enable, void *priv)
 {
-	return kvm_call_hyp_nvhe(__pkvm_enable_event, id, enable);
+	return kvm_call_hyp_nvhe(__tracing_enable_event, id, enable);
 }
 
 static int hyp_trace_write_event(u64 id, void *priv)
@@ -226,7 +226,7 @@ static int hyp_trace_write_event(u64 id, void *priv)
 
 	/* The hypervisor writes on the CPU that calls it: stay on this one. */
 	preempt_disable();
-	ret = kvm_call_hyp_nvhe(__pkvm_write_event, id);
+	ret = kvm_call_hyp_nvhe(__tracing_write_event, id);
 	preempt_enable();
 	return ret;
 }

@@ -116,14 +116,14 @@ static void hostile_valid(struct hostile *h, int nr_cpus)
 
 static int hostile_load(void *area, size_t size)
 {
-	return kvm_call_hyp_nvhe(__pkvm_load_tracing, (unsigned long)area, size);
+	return kvm_call_hyp_nvhe(__tracing_load, (unsigned long)area, size);
 }
 
 /* Clock values that make no sense: refused with -EINVAL. */
 static void hostile_clock_case(struct seq_file *m, struct hostile *h, const char *name,
 			       u64 mult, u64 shift, u64 epoch_cyc)
 {
-	int ret = kvm_call_hyp_nvhe(__pkvm_update_clock_tracing, mult, shift, 0, epoch_cyc);
+	int ret = kvm_call_hyp_nvhe(__tracing_update_clock, mult, shift, 0, epoch_cyc);
 
 	if (ret == -EINVAL)
 		hostile_result(m, h, true, false, "%s: refused (%d)", name, ret);
@@ -167,12 +167,12 @@ static void hostile_clock_kept(struct seq_file *m, struct hostile *h, int set_re
 		return;
 	}
 	t0 = ktime_get_boottime_ns();
-	kvm_call_hyp_nvhe(__pkvm_enable_event, hyp_event_id_selftest, true);
-	kvm_call_hyp_nvhe(__pkvm_enable_tracing, true);
-	kvm_call_hyp_nvhe(__pkvm_write_event, 1);
+	kvm_call_hyp_nvhe(__tracing_enable_event, hyp_event_id_selftest, true);
+	kvm_call_hyp_nvhe(__tracing_enable, true);
+	kvm_call_hyp_nvhe(__tracing_write_event, 1);
 	t1 = ktime_get_boottime_ns();
-	kvm_call_hyp_nvhe(__pkvm_enable_tracing, false);
-	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+	kvm_call_hyp_nvhe(__tracing_enable, false);
+	kvm_call_hyp_nvhe(__tracing_unload);
 	put_cpu();
 
 	/* The meta page and the 3 data pages of the descriptor's CPU. */
@@ -201,7 +201,7 @@ static void hostile_case(struct seq_file *m, struct hostile *h, const char *name
 	memcpy(h->copy, h->area, PAGE_SIZE);
 	ret = hostile_load(area, size);
 	if (!ret) {
-		kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+		kvm_call_hyp_nvhe(__tracing_unload);
 		hostile_result(m, h, false, false, "%s: accepted", name);
 		return;
 	}
@@ -218,7 +218,7 @@ static void hostile_case(struct seq_file *m, struct hostile *h, const char *name
 /* Unload the valid descriptor in @h->area: given back as handed over? */
 static void hostile_unload_valid(struct seq_file *m, struct hostile *h, const char *name)
 {
-	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+	kvm_call_hyp_nvhe(__tracing_unload);
 	if (memcmp(h->area, h->copy, PAGE_SIZE))
 		hostile_result(m, h, false, false, "%s: loaded, given back changed", name);
 	else
@@ -253,10 +253,10 @@ static void hostile_write_no_buffer(struct seq_file *m, struct hostile *h)
 		hostile_result(m, h, false, false, "%s: valid descriptor refused (%d)", name, ret);
 		return;
 	}
-	kvm_call_hyp_nvhe(__pkvm_enable_event, hyp_event_id_selftest, true);
-	kvm_call_hyp_nvhe(__pkvm_enable_tracing, true);
-	ret = kvm_call_hyp_nvhe(__pkvm_write_event, 1);
-	kvm_call_hyp_nvhe(__pkvm_enable_tracing, false);
+	kvm_call_hyp_nvhe(__tracing_enable_event, hyp_event_id_selftest, true);
+	kvm_call_hyp_nvhe(__tracing_enable, true);
+	ret = kvm_call_hyp_nvhe(__tracing_write_event, 1);
+	kvm_call_hyp_nvhe(__tracing_enable, false);
 	put_cpu();
 	if (ret == -ENODEV)
 		hostile_result(m, h, true, false, "%s: refused (%d)", name, ret);
@@ -415,11 +415,11 @@ static int hostile_show(struct seq_file *m, void *v)
 	hostile_clock_kept(m, &h, ret);
 
 	hostile_einval(m, &h, "swap on CPU 2^32",
-		       kvm_call_hyp_nvhe(__pkvm_swap_reader_tracing, BIT_ULL(32)));
+		       kvm_call_hyp_nvhe(__tracing_swap_reader, BIT_ULL(32)));
 	hostile_einval(m, &h, "reset of CPU 2^32 + 1",
-		       kvm_call_hyp_nvhe(__pkvm_reset_tracing, BIT_ULL(32) + 1));
+		       kvm_call_hyp_nvhe(__tracing_reset, BIT_ULL(32) + 1));
 	hostile_einval(m, &h, "event id 2^16 + 1",
-		       kvm_call_hyp_nvhe(__pkvm_enable_event, BIT_ULL(16) + 1, true));
+		       kvm_call_hyp_nvhe(__tracing_enable_event, BIT_ULL(16) + 1, true));
 	hostile_write_no_buffer(m, &h);
 
 	/* Still alive, and still able to load after all that. */
@@ -720,19 +720,19 @@ static void fuzz_exercise(struct fuzz *f)
 {
 	int cpu, ret;
 
-	kvm_call_hyp_nvhe(__pkvm_enable_event, hyp_event_id_selftest, true);
-	kvm_call_hyp_nvhe(__pkvm_enable_tracing, true);
+	kvm_call_hyp_nvhe(__tracing_enable_event, hyp_event_id_selftest, true);
+	kvm_call_hyp_nvhe(__tracing_enable, true);
 	for (cpu = 0; cpu < 4; cpu++)
-		kvm_call_hyp_nvhe(__pkvm_write_event, cpu);
+		kvm_call_hyp_nvhe(__tracing_write_event, cpu);
 	for_each_possible_cpu(cpu) {
-		kvm_call_hyp_nvhe(__pkvm_swap_reader_tracing, cpu);
+		kvm_call_hyp_nvhe(__tracing_swap_reader, cpu);
 		if (fuzz_rand(f, 2))
-			kvm_call_hyp_nvhe(__pkvm_reset_tracing, cpu);
+			kvm_call_hyp_nvhe(__tracing_reset, cpu);
 	}
-	kvm_call_hyp_nvhe(__pkvm_enable_tracing, false);
-	kvm_call_hyp_nvhe(__pkvm_enable_event, hyp_event_id_selftest, false);
-	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
-	ret = kvm_call_hyp_nvhe(__pkvm_enable_tracing, true);
+	kvm_call_hyp_nvhe(__tracing_enable, false);
+	kvm_call_hyp_nvhe(__tracing_enable_event, hyp_event_id_selftest, false);
+	kvm_call_hyp_nvhe(__tracing_unload);
+	ret = kvm_call_hyp_nvhe(__tracing_enable, true);
 	if (ret != -ENODEV)
 		fuzz_fail(f, "enable after unload: %d, expected %d", ret, -ENODEV);
 }
@@ -779,7 +779,7 @@ static void fuzz_valid_load(struct fuzz *f)
 		fuzz_fail(f, "valid descriptor refused (%d)", ret);
 		return;
 	}
-	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+	kvm_call_hyp_nvhe(__tracing_unload);
 }
 
 static void fuzz_case(struct fuzz *f)
@@ -858,30 +858,30 @@ static int fuzz_hypercalls(void *arg)
 				t->bad_ret++;
 			break;
 		case 1:
-			kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+			kvm_call_hyp_nvhe(__tracing_unload);
 			break;
 		case 2:
-			kvm_call_hyp_nvhe(__pkvm_enable_tracing, r & 0x100);
+			kvm_call_hyp_nvhe(__tracing_enable, r & 0x100);
 			break;
 		case 3:
-			kvm_call_hyp_nvhe(__pkvm_swap_reader_tracing, cpu);
+			kvm_call_hyp_nvhe(__tracing_swap_reader, cpu);
 			break;
 		case 4:
-			kvm_call_hyp_nvhe(__pkvm_reset_tracing, cpu);
+			kvm_call_hyp_nvhe(__tracing_reset, cpu);
 			break;
 		case 5:
 			if (r & 0x100)
 				hyp_trace_sync_clock();
 			else
-				kvm_call_hyp_nvhe(__pkvm_update_clock_tracing, r >> 16,
+				kvm_call_hyp_nvhe(__tracing_update_clock, r >> 16,
 						  r & 0xff, 0, (u64)r << 20);
 			break;
 		case 6:
-			kvm_call_hyp_nvhe(__pkvm_enable_event, (r >> 8) % (HYP_NR_EVENTS + 2),
+			kvm_call_hyp_nvhe(__tracing_enable_event, (r >> 8) % (HYP_NR_EVENTS + 2),
 					  r & 0x100);
 			break;
 		default:
-			kvm_call_hyp_nvhe(__pkvm_write_event, r);
+			kvm_call_hyp_nvhe(__tracing_write_event, r);
 			break;
 		}
 		if (!(i % 64))
@@ -945,7 +945,7 @@ static void fuzz_concurrent(struct fuzz *f)
 		wait_for_completion(&threads[i].done);
 	if (!IS_ERR(scribble_task))
 		kthread_stop(scribble_task);
-	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+	kvm_call_hyp_nvhe(__tracing_unload);
 
 	f->cases++;
 	for (i = 0; i < nr; i++) {
@@ -988,7 +988,7 @@ static int fuzz_writer(void *arg)
 
 	while (!kthread_should_stop()) {
 		/* -ENODEV: tracing is being turned off on this CPU. */
-		ret = kvm_call_hyp_nvhe(__pkvm_write_event, n++);
+		ret = kvm_call_hyp_nvhe(__tracing_write_event, n++);
 		if (ret && ret != -ENODEV)
 			(*bad_ret)++;
 		if (!(n % 64))
@@ -1038,7 +1038,7 @@ static void fuzz_unload_under_writers(struct fuzz *f)
 		goto out;
 	}
 	for (id = 1; id < HYP_NR_EVENTS; id++)
-		kvm_call_hyp_nvhe(__pkvm_enable_event, id, true);
+		kvm_call_hyp_nvhe(__tracing_enable_event, id, true);
 	for_each_online_cpu(cpu) {
 		writers[nr] = kthread_create_on_cpu(fuzz_writer, &bad_ret[nr], cpu,
 						    "hyp_trace_writer/%u");
@@ -1053,9 +1053,9 @@ static void fuzz_unload_under_writers(struct fuzz *f)
 			fuzz_fail(f, "unload: round %u: valid descriptor refused (%d)", round, ret);
 			break;
 		}
-		kvm_call_hyp_nvhe(__pkvm_enable_tracing, true);
+		kvm_call_hyp_nvhe(__tracing_enable, true);
 		usleep_range(1000, 2000);
-		kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+		kvm_call_hyp_nvhe(__tracing_unload);
 
 		entries = fuzz_min_entries(f->area);
 		if (entries < FUZZ_UNLOAD_MIN_EVENTS)
@@ -1077,7 +1077,7 @@ static void fuzz_unload_under_writers(struct fuzz *f)
 				  bad_ret[i]);
 	}
 	for (id = 1; id < HYP_NR_EVENTS; id++)
-		kvm_call_hyp_nvhe(__pkvm_enable_event, id, false);
+		kvm_call_hyp_nvhe(__tracing_enable_event, id, false);
 	fuzz_check_pages(f);
 	f->loaded++;
 out:
@@ -1119,7 +1119,7 @@ static int fuzz_show(struct seq_file *m, void *v)
 		fuzz_fail(&f, "a buffer is loaded: is remotes/hypervisor in use?");
 		goto out;
 	}
-	kvm_call_hyp_nvhe(__pkvm_unload_tracing);
+	kvm_call_hyp_nvhe(__tracing_unload);
 
 	for (i = 0; i < fuzz_cases; i++) {
 		f.case_nr = i;
@@ -1134,7 +1134,7 @@ static int fuzz_show(struct seq_file *m, void *v)
 	}
 
 	for (id = 1; id < HYP_NR_EVENTS; id++)
-		kvm_call_hyp_nvhe(__pkvm_enable_event, id, false);
+		kvm_call_hyp_nvhe(__tracing_enable_event, id, false);
 	hyp_trace_sync_clock();
 out:
 	for (i = 0; i < FUZZ_POOL; i++) {
@@ -1166,7 +1166,7 @@ static int clock_show(struct seq_file *m, void *v)
 	for (i = 0; i < HYP_CLOCK_SAMPLES; i++) {
 		local_irq_save(flags);
 		t0 = ktime_get_boottime_ns();
-		ret = kvm_call_hyp_nvhe(__pkvm_write_event, HYP_CLOCK_FIRST_ID + i);
+		ret = kvm_call_hyp_nvhe(__tracing_write_event, HYP_CLOCK_FIRST_ID + i);
 		t1 = ktime_get_boottime_ns();
 		local_irq_restore(flags);
 		if (ret)

@@ -37,7 +37,7 @@ static struct trace_buffer_desc *trace_desc;
 static size_t trace_desc_size;
 static struct simple_buffer_page *trace_bpages;
 static size_t trace_nr_bpages;
-/* Tracing on (the last __pkvm_enable_tracing() of a loaded buffer). */
+/* Tracing on (the last __tracing_enable() of a loaded buffer). */
 static bool trace_on;
 /* u32, not bool or u8: a site tests it with ldr and cbz, no masking. */
 u32 hyp_trace_events[HYP_NR_EVENTS];
@@ -63,7 +63,7 @@ void hyp_trace_clock_refresh(struct hyp_trace_cpu *tc)
 		conv.epoch_ns = READ_ONCE(hyp_clock.conv.epoch_ns);
 		conv.epoch_cyc = READ_ONCE(hyp_clock.conv.epoch_cyc);
 		conv.max_delta = READ_ONCE(hyp_clock.conv.max_delta);
-		/* Pairs with the barrier in __pkvm_update_clock_tracing(). */
+		/* Pairs with the barrier in __tracing_update_clock(). */
 		smp_rmb();
 	} while ((seq & 1) || seq != READ_ONCE(hyp_clock.seq));
 
@@ -91,7 +91,7 @@ u64 hyp_trace_clock_wide(struct hyp_clock_conv *conv, u64 delta)
  * not truncated), and an epoch after the current counter value makes
  * cycles - epoch_cyc wrap.
  */
-int __pkvm_update_clock_tracing(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
+int __tracing_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
 {
 	if (!mult || mult > U32_MAX || shift >= 64 || epoch_cyc > __arch_counter_get_cntpct())
 		return -EINVAL;
@@ -290,7 +290,7 @@ static void trace_give_back_desc(struct trace_buffer_desc *desc, size_t size,
 		WARN_ON(__pkvm_hyp_donate_host(hyp_virt_to_pfn(desc), size >> PAGE_SHIFT));
 }
 
-int __pkvm_load_tracing(unsigned long desc_hva, size_t desc_size)
+int __tracing_load(unsigned long desc_hva, size_t desc_size)
 {
 	struct simple_buffer_page *bpages, *first = NULL;
 	struct ring_buffer_desc *rbdesc;
@@ -339,7 +339,7 @@ unlock:
 	return ret;
 }
 
-void __pkvm_unload_tracing(void)
+void __tracing_unload(void)
 {
 	hyp_spin_lock(&trace_lock);
 	if (trace_desc) {
@@ -351,7 +351,7 @@ void __pkvm_unload_tracing(void)
 	hyp_spin_unlock(&trace_lock);
 }
 
-int __pkvm_enable_tracing(bool enable)
+int __tracing_enable(bool enable)
 {
 	struct ring_buffer_desc *rbdesc;
 	int i, ret = -ENODEV;
@@ -367,7 +367,7 @@ int __pkvm_enable_tracing(bool enable)
 	return ret;
 }
 
-int __pkvm_swap_reader_tracing(u64 cpu)
+int __tracing_swap_reader(u64 cpu)
 {
 	int ret = -ENODEV;
 
@@ -381,7 +381,7 @@ int __pkvm_swap_reader_tracing(u64 cpu)
 	return ret;
 }
 
-int __pkvm_reset_tracing(u64 cpu)
+int __tracing_reset(u64 cpu)
 {
 	int ret = -ENODEV;
 
@@ -395,7 +395,7 @@ int __pkvm_reset_tracing(u64 cpu)
 	return ret;
 }
 
-int __pkvm_enable_event(u64 id, bool enable)
+int __tracing_enable_event(u64 id, bool enable)
 {
 	if (!id || id >= HYP_NR_EVENTS)
 		return -EINVAL;
@@ -410,7 +410,7 @@ int __pkvm_enable_event(u64 id, bool enable)
  * disabled or unloaded by another CPU right now. Never a silent drop the
  * host cannot tell from a write.
  */
-int __pkvm_write_event(u64 id)
+int __tracing_write_event(u64 id)
 {
 	struct remote_event_format_selftest *entry;
 	struct hyp_trace_cpu *tc;

@@ -15,14 +15,14 @@
 
 #ifdef CONFIG_NVHE_EL2_TRACING
 
-int __pkvm_load_tracing(unsigned long desc_hva, size_t desc_size);
-void __pkvm_unload_tracing(void);
-int __pkvm_enable_tracing(bool enable);
-int __pkvm_swap_reader_tracing(u64 cpu);
-int __pkvm_reset_tracing(u64 cpu);
-int __pkvm_update_clock_tracing(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc);
-int __pkvm_enable_event(u64 id, bool enable);
-int __pkvm_write_event(u64 id);
+int __tracing_load(unsigned long desc_hva, size_t desc_size);
+void __tracing_unload(void);
+int __tracing_enable(bool enable);
+int __tracing_swap_reader(u64 cpu);
+int __tracing_reset(u64 cpu);
+int __tracing_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc);
+int __tracing_enable_event(u64 id, bool enable);
+int __tracing_write_event(u64 id);
 
 /* The records: struct remote_event_format_<name>. */
 #define REMOTE_EVENT_INCLUDE_FILE asm/kvm_hypevents.h
@@ -126,40 +126,39 @@ static __always_inline void trace_##__name(__proto)			\
 #else
 
 /* Compiled out: the hypercalls exist and fail, the events cost nothing. */
-static inline int __pkvm_load_tracing(unsigned long desc_hva, size_t desc_size)
+static inline int __tracing_load(unsigned long desc_hva, size_t desc_size)
 {
 	return -ENODEV;
 }
 
-static inline void __pkvm_unload_tracing(void) { }
+static inline void __tracing_unload(void) { }
 
-static inline int __pkvm_enable_tracing(bool enable)
+static inline int __tracing_enable(bool enable)
 {
 	return -ENODEV;
 }
 
-static inline int __pkvm_swap_reader_tracing(u64 cpu)
+static inline int __tracing_swap_reader(u64 cpu)
 {
 	return -ENODEV;
 }
 
-static inline int __pkvm_reset_tracing(u64 cpu)
+static inline int __tracing_reset(u64 cpu)
 {
 	return -ENODEV;
 }
 
-static inline int __pkvm_update_clock_tracing(u64 mult, u64 shift, u64 epoch_ns,
-					      u64 epoch_cyc)
+static inline int __tracing_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
 {
 	return -ENODEV;
 }
 
-static inline int __pkvm_enable_event(u64 id, bool enable)
+static inline int __tracing_enable_event(u64 id, bool enable)
 {
 	return -ENODEV;
 }
 
-static inline int __pkvm_write_event(u64 id)
+static inline int __tracing_write_event(u64 id)
 {
 	return -ENODEV;
 }
