@@ -15,6 +15,7 @@ bison bison
 bc bc
 cpio cpio
 ccache ccache
+sparse sparse
 rsync rsync
 patch patch
 git git
