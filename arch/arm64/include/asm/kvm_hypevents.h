@@ -143,7 +143,7 @@ HYP_EVENT(host_ffa_call,
 		__entry->handled = handled;
 		__entry->err = err;
 	),
-	HE_PRINTK("func_id=0x%llx res_a1=0x%llx res_a2=0x%llx res_a3=0x%llx res_a4=0x%llx handled=%d err=%d",
+	HE_PRINTK("func_id=0x%llx res=0x%llx,0x%llx,0x%llx,0x%llx handled=%d err=%d",
 		  __entry->func_id, __entry->res_a1, __entry->res_a2, __entry->res_a3,
 		  __entry->res_a4, __entry->handled, __entry->err)
 )
