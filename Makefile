@@ -55,7 +55,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 export BASE_VERSION BASE_TARBALL BASE SRC OBJ IMAGE INITRAMFS MODE SMP MEM TIMEOUT DEBUG
 
 .PHONY: all deps base assemble config kernel tracing-objs initramfs run check stress \
-	bench series refresh help clean distclean FORCE
+	bench series series-check refresh help clean distclean FORCE
 
 all: kernel initramfs
 
@@ -120,6 +120,11 @@ bench: all
 series: assemble
 	@scripts/mkseries.sh
 
+# The maintainer's gates: checkpatch per mail, each mail built in turn, W=1
+# and sparse (slow on a first run; not part of check).
+series-check: all
+	@scripts/series-check.sh
+
 # Regenerate patches/P from the edited files in build/linux.
 refresh: base
 	@scripts/refresh-patch.sh $(P) $(FILES)
@@ -144,6 +149,8 @@ help:
 	@echo '  make tracing-objs  build only arch/arm64/kvm/ and kernel/trace/ (with NOTRACE=1:'
 	@echo '                     the compiled-out variant; make check does)'
 	@echo '  make series        write the upstream-form series to build/series/'
+	@echo '  make series-check  checkpatch --strict per mail, build after each mail'
+	@echo '                     (build/sc/), W=1 and sparse on our files'
 	@echo '  make refresh P=NAME.patch [FILES="a.c b.h"]'
 	@echo '                     regenerate patches/NAME.patch from build/linux'
 	@echo '  make deps          check (and, as root, install) the host packages'
@@ -167,7 +174,7 @@ help:
 	@echo '  JOBS=N             parallel build jobs (default: nproc)'
 
 clean:
-	rm -rf $(B)/obj $(B)/obj-debug $(B)/obj-notrace $(B)/stage $(B)/series
+	rm -rf $(B)/obj $(B)/obj-debug $(B)/obj-notrace $(B)/stage $(B)/series $(B)/sc
 
 distclean:
 	rm -rf $(B)
