@@ -409,8 +409,10 @@ int __tracing_enable_event(u64 id, bool enable)
  * has no buffer in the loaded descriptor, or its buffer is being reset,
  * disabled or unloaded by another CPU right now. Never a silent drop the
  * host cannot tell from a write.
+ *
+ * Return: 1 if written, 0 if off, -ENODEV.
  */
-int __tracing_write_event(u64 id)
+static __always_inline int hyp_trace_selftest(u64 id)
 {
 	struct remote_event_format_selftest *entry;
 	struct hyp_trace_cpu *tc;
@@ -425,16 +427,39 @@ int __tracing_write_event(u64 id)
 	entry->hdr.id = hyp_event_id_selftest;
 	entry->id = id;
 	hyp_trace_commit(tc);
-	if (IS_ENABLED(CONFIG_NVHE_EL2_TRACING_TEST) && id == HYP_TRACE_PANIC_ID)
+	return 1;
+}
+
+/* The test ids: once the selftest event is written, panic or hyp_printk. */
+static noinline int hyp_trace_test_hook(u64 id)
+{
+	int ret = hyp_trace_selftest(id);
+
+	if (ret <= 0)
+		return ret;
+	if (id == HYP_TRACE_PANIC_ID)
 		hyp_panic();
-	if (IS_ENABLED(CONFIG_NVHE_EL2_TRACING_TEST) && id == HYP_TRACE_PRINTK_ID) {
-		hyp_printk("hyp_printk test: no arguments");
-		hyp_printk("hyp_printk test: %d %u %c", -42, 42U, 'h');
-		hyp_printk("hyp_printk test: 0x%llx %lld 100%% %03x|%-4d|", 0xfedcba9876543210ULL,
-			   (s64)-1, 0xaU, 7);
-		/* Damaged records: no such format, the middle of one. */
-		trace_hyp_printk(U32_MAX, 1, 2, 3, 4);
-		trace_hyp_printk(1, 5, 6, 7, 8);
-	}
+	hyp_printk("hyp_printk test: no arguments");
+	hyp_printk("hyp_printk test: %d %u %c", -42, 42U, 'h');
+	hyp_printk("hyp_printk test: 0x%llx %lld 100%% %03x|%-4d|", 0xfedcba9876543210ULL,
+		   (s64)-1, 0xaU, 7);
+	/* Damaged records: no such format, the middle of one. */
+	trace_hyp_printk(U32_MAX, 1, 2, 3, 4);
+	trace_hyp_printk(1, 5, 6, 7, 8);
 	return 0;
+}
+
+int __tracing_write_event(u64 id)
+{
+	int ret;
+
+	/*
+	 * Test ids first, whether the event is on or off: the benchmark takes
+	 * the cost of one event as this call with the event on minus off.
+	 */
+	if (IS_ENABLED(CONFIG_NVHE_EL2_TRACING_TEST) &&
+	    unlikely(id == HYP_TRACE_PANIC_ID || id == HYP_TRACE_PRINTK_ID))
+		return hyp_trace_test_hook(id);
+	ret = hyp_trace_selftest(id);
+	return ret < 0 ? ret : 0;
 }
