@@ -23,6 +23,7 @@
 
 #define pr_fmt(fmt) "trace_remote: " fmt
 
+#include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -51,10 +52,10 @@
 /*
  * How often the meta pages are looked at while a consuming reader is open
  * and events come: it bounds the time between a write and its visibility
- * in trace_pipe (rounded up to a jiffy). After a second without anything to
- * read, the poll slows down to TRACE_REMOTE_IDLE_POLL_MS, so that an idle
- * reader costs a few wakeups a second; the first event after that waits up
- * to that long.
+ * in trace_pipe. An hrtimer, not a jiffy: at HZ=250 one tick is 4 ms. After
+ * a second without anything to read, the poll slows down to
+ * TRACE_REMOTE_IDLE_POLL_MS, so that an idle reader costs a few wakeups a
+ * second; the first event after that waits up to that long.
  */
 static unsigned int poll_ms = 1;
 module_param(poll_ms, uint, 0644);
@@ -113,7 +114,8 @@ struct trace_remote {
 	int					nr_readers;	/* consuming */
 
 	wait_queue_head_t			wait;
-	struct delayed_work			poll_work;
+	struct work_struct			poll_work;
+	struct hrtimer				poll_timer;	/* queues poll_work */
 	unsigned long				poll_busy;	/* jiffies, data seen */
 	unsigned long				poll_written;	/* at the last poll */
 	struct trace_remote_cpu			*cpus;	/* nr_cpu_ids + 1 */
@@ -259,14 +261,14 @@ static void trace_remote_try_unload(struct trace_remote *remote)
 
 static void trace_remote_poll(struct work_struct *work)
 {
-	struct trace_remote *remote =
-		container_of(to_delayed_work(work), struct trace_remote, poll_work);
+	struct trace_remote *remote = container_of(work, struct trace_remote, poll_work);
 	unsigned int ms = clamp_val(READ_ONCE(poll_ms), 1, 1000);
 	unsigned long written;
 	bool fresh;
 
 	scoped_guard(mutex, &remote->lock) {
-		if (!remote->nr_readers || !trace_remote_loaded(remote))
+		/* No timer once gone: unregister cancels what was armed before. */
+		if (!remote->nr_readers || !trace_remote_loaded(remote) || remote->gone)
 			return;
 		ring_buffer_poll_remote(remote->trace_buffer, RING_BUFFER_ALL_CPUS);
 		/*
@@ -284,6 +286,9 @@ static void trace_remote_poll(struct work_struct *work)
 			/* Idle stays idle, however long (jiffies wrap). */
 			WRITE_ONCE(remote->poll_busy, jiffies - HZ - 1);
 		}
+		/* A tenth of the interval of slack lets idle timers coalesce. */
+		hrtimer_start_range_ns(&remote->poll_timer, ms_to_ktime(ms),
+				       (u64)ms * NSEC_PER_MSEC / 10, HRTIMER_MODE_REL_SOFT);
 	}
 	/*
 	 * Blocked readers only wake up for something new: one that starts to
@@ -291,7 +296,22 @@ static void trace_remote_poll(struct work_struct *work)
 	 */
 	if (fresh)
 		wake_up_interruptible(&remote->wait);
-	schedule_delayed_work(&remote->poll_work, msecs_to_jiffies(ms));
+}
+
+static enum hrtimer_restart trace_remote_poll_timer(struct hrtimer *timer)
+{
+	struct trace_remote *remote = container_of(timer, struct trace_remote, poll_timer);
+
+	queue_work(system_wq, &remote->poll_work);
+	return HRTIMER_NORESTART;
+}
+
+/* Stop polling for good: @remote is gone (set under its lock). */
+static void trace_remote_poll_stop(struct trace_remote *remote)
+{
+	/* The timer may queue the work, which no longer arms the timer. */
+	hrtimer_cancel(&remote->poll_timer);
+	cancel_work_sync(&remote->poll_work);
 }
 
 static struct remote_event *trace_remote_find_event(struct trace_remote *remote,
@@ -495,7 +515,10 @@ static int trace_remote_wait(struct trace_remote_reader *reader)
 	if (READ_ONCE(remote->gone))
 		return -ENODEV;
 	if (trace_remote_reader_ready(reader)) {
-		schedule_timeout_interruptible(msecs_to_jiffies(trace_remote_poll_ms()));
+		ktime_t t = ms_to_ktime(trace_remote_poll_ms());
+
+		set_current_state(TASK_INTERRUPTIBLE);
+		schedule_hrtimeout_range(&t, 0, HRTIMER_MODE_REL);
 		return signal_pending(current) ? -ERESTARTSYS : 0;
 	}
 	return wait_event_interruptible(remote->wait, READ_ONCE(remote->gone) ||
@@ -748,7 +771,7 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 		goto fail;
 
 	if (consuming) {
-		mod_delayed_work(system_wq, &remote->poll_work, 0);
+		queue_work(system_wq, &remote->poll_work);
 	} else if (reader->holds_buffer) {
 		reader->iters = kcalloc(nr_cpu_ids, sizeof(*reader->iters), GFP_KERNEL);
 		reader->iter_lost = kcalloc(nr_cpu_ids, sizeof(*reader->iter_lost), GFP_KERNEL);
@@ -1682,7 +1705,7 @@ static void trace_remote_free(struct trace_remote *remote)
 {
 	int cpu;
 
-	cancel_delayed_work_sync(&remote->poll_work);
+	trace_remote_poll_stop(remote);
 	for (cpu = 0; cpu <= nr_cpu_ids; cpu++)
 		mutex_destroy(&remote->cpus[cpu].access);
 	mutex_destroy(&remote->lock);
@@ -1921,7 +1944,9 @@ int __trace_remote_register(struct module *owner, const char *name,
 	init_rwsem(&remote->access_lock);
 	mutex_init(&remote->lock);
 	init_waitqueue_head(&remote->wait);
-	INIT_DELAYED_WORK(&remote->poll_work, trace_remote_poll);
+	INIT_WORK(&remote->poll_work, trace_remote_poll);
+	hrtimer_init(&remote->poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	remote->poll_timer.function = trace_remote_poll_timer;
 
 	mutex_lock(&trace_remotes_lock);
 	if (trace_remote_find(name)) {
@@ -2039,7 +2064,7 @@ void trace_remote_unregister(const char *name)
 		trace_remote_try_unload(remote);
 	}
 	wake_up_all(&remote->wait);
-	cancel_delayed_work_sync(&remote->poll_work);
+	trace_remote_poll_stop(remote);
 
 	if (refcount_dec_and_test(&remote->ref))
 		trace_remote_free(remote);

@@ -14,8 +14,10 @@
  *            system's context switches per second with the reader blocked
  *            (from 1.5 s after it blocked) and with no reader at all.
  *
- * The first event comes after the idle part: its latency (the max) shows
- * what the first event after a quiet spell waits.
+ * The first event comes after the idle part: its latency, printed on its
+ * own, shows what the first event after a quiet spell waits (the poll has
+ * slowed down). The N events are written once the poll is back to speed,
+ * 300 ms later: p50 and p99 are those of a reader that keeps up.
  *
  * Prints "LBENCH <remote> <what> <value>".
  *
@@ -61,7 +63,7 @@ static void *reader(void *arg)
 			if (id) {
 				unsigned long n = strtoul(id + 3, NULL, 10);
 
-				if (n && n <= nr_events && !seen[n - 1])
+				if (n && n <= nr_events + 1 && !seen[n - 1])
 					seen[n - 1] = now();
 			}
 			line = end + 1;
@@ -102,6 +104,21 @@ static double ctxt_rate(unsigned int secs)
 	return (double)(stat_field("/proc/stat", "ctxt ") - c) / secs;
 }
 
+/* How many events waited 0-1 ms, 1-2 ms, 2-4 ms, ... : a tail or a shift. */
+static void hist(const char *remote, unsigned long long *lat, unsigned int n)
+{
+	unsigned int count[8] = { 0 }, i, b;
+
+	for (i = 0; i < n; i++) {
+		for (b = 0; b < 7 && lat[i] >= (1000000ULL << b); b++)
+			;
+		count[b]++;
+	}
+	printf("LBENCH %s latency_ms_histogram <1:%u 1-2:%u 2-4:%u 4-8:%u 8-16:%u 16-32:%u 32-64:%u >64:%u\n",
+	       remote, count[0], count[1], count[2], count[3], count[4], count[5], count[6],
+	       count[7]);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int i, secs, lost = 0, seed = 1;
@@ -118,8 +135,9 @@ int main(int argc, char **argv)
 	snprintf(dir, sizeof(dir), "/sys/kernel/tracing/remotes/%s", argv[1]);
 	nr_events = argc > 3 ? atoi(argv[3]) : 1000;
 	secs = argc > 4 ? atoi(argv[4]) : 5;
-	written = calloc(nr_events, sizeof(*written));
-	seen = calloc(nr_events, sizeof(*seen));
+	/* One more: the first event after the idle part. */
+	written = calloc(nr_events + 1, sizeof(*written));
+	seen = calloc(nr_events + 1, sizeof(*seen));
 	lat = calloc(nr_events, sizeof(*lat));
 	if (!written || !seen || !lat)
 		die("calloc");
@@ -146,6 +164,11 @@ int main(int argc, char **argv)
 	printf("LBENCH %s idle_ctxt_per_s_blocked_reader %.1f\n", argv[1], blocked);
 
 	fd = open_at("write_event", O_WRONLY);
+	i = snprintf(s, sizeof(s), "%u\n", nr_events + 1);
+	written[nr_events] = now();
+	if (write(fd, s, i) != i)
+		die("write_event");
+	usleep(300000);
 	for (i = 0; i < nr_events; i++) {
 		int len;
 
@@ -172,8 +195,14 @@ int main(int argc, char **argv)
 		printf("LBENCH %s latency_p50_us %llu\n", argv[1], lat[i / 2] / 1000);
 		printf("LBENCH %s latency_p99_us %llu\n", argv[1], lat[i * 99 / 100] / 1000);
 		printf("LBENCH %s latency_max_us %llu\n", argv[1], lat[i - 1] / 1000);
+		hist(argv[1], lat, i);
 	}
 	printf("LBENCH %s latency_events_missing %u\n", argv[1], lost);
+	if (seen[nr_events])
+		printf("LBENCH %s latency_first_after_idle_us %llu\n", argv[1],
+		       (seen[nr_events] - written[nr_events]) / 1000);
+	else
+		printf("LBENCH %s latency_first_after_idle_us missing\n", argv[1]);
 
 	put("tracing_on", "0");
 	put("events/enable", "0");
