@@ -13,11 +13,29 @@ struct trace_seq;
 
 /**
  * struct remote_event_hdr - Header of every record a remote writes
- * @id:	The event id, from 1.
+ * @id:		The event id, from 1 (common_type).
+ * @flags:	0 (common_flags).
+ * @preempt_count: 0 (common_preempt_count).
+ * @pid:	0 (common_pid).
+ *
+ * Laid out as struct trace_entry, the kernel's own event header: tools
+ * that decode trace_pipe_raw (libtraceevent, hence trace-cmd and
+ * KernelShark) take the common fields of every event from the first format
+ * they read, and need them all. A remote runs no task of the host and has
+ * no interrupt state or preemption count to record: they are 0.
  */
 struct remote_event_hdr {
 	unsigned short	id;
+	unsigned char	flags;
+	unsigned char	preempt_count;
+	int		pid;
 };
+
+/*
+ * The header of a record of event @__id, all of it: one 8-byte store for
+ * a constant id.
+ */
+#define REMOTE_EVENT_HDR(__id)	((struct remote_event_hdr){ .id = (__id) })
 
 /**
  * struct remote_event_field - One field of a remote event record

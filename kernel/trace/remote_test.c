@@ -164,7 +164,7 @@ static int remote_test_write(u64 id)
 						 ktime_get_boot_fast_ns() +
 						 READ_ONCE(clock_offset_ns));
 		if (rec) {
-			rec->hdr.id = remote_event_id_selftest;
+			rec->hdr = REMOTE_EVENT_HDR(remote_event_id_selftest);
 			rec->id = id;
 			simple_ring_buffer_commit(cpu_buffer);
 		} else {

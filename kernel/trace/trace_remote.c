@@ -1457,9 +1457,19 @@ static int event_format_show(struct seq_file *m, struct remote_event *re)
 	unsigned int i;
 
 	seq_printf(m, "name: %s\nID: %u\nformat:\n", re->name, re->id);
-	seq_printf(m, "\tfield:unsigned short common_type;\toffset:%zu;\tsize:%zu;\tsigned:0;\n\n",
+	/* The common fields, as the kernel's own events have them. */
+	seq_printf(m, "\tfield:unsigned short common_type;\toffset:%zu;\tsize:%zu;\tsigned:0;\n",
 		   offsetof(struct remote_event_hdr, id),
 		   sizeof_field(struct remote_event_hdr, id));
+	seq_printf(m, "\tfield:unsigned char common_flags;\toffset:%zu;\tsize:%zu;\tsigned:0;\n",
+		   offsetof(struct remote_event_hdr, flags),
+		   sizeof_field(struct remote_event_hdr, flags));
+	seq_printf(m, "\tfield:unsigned char common_preempt_count;\toffset:%zu;\tsize:%zu;\tsigned:0;\n",
+		   offsetof(struct remote_event_hdr, preempt_count),
+		   sizeof_field(struct remote_event_hdr, preempt_count));
+	seq_printf(m, "\tfield:int common_pid;\toffset:%zu;\tsize:%zu;\tsigned:1;\n\n",
+		   offsetof(struct remote_event_hdr, pid),
+		   sizeof_field(struct remote_event_hdr, pid));
 	for (i = 0; i < re->nr_fields; i++) {
 		const struct remote_event_field *f = &re->fields[i];
 

@@ -424,7 +424,7 @@ static __always_inline int hyp_trace_selftest(u64 id)
 	entry = hyp_trace_reserve(tc, sizeof(*entry));
 	if (!entry)
 		return -ENODEV;
-	entry->hdr.id = hyp_event_id_selftest;
+	entry->hdr = REMOTE_EVENT_HDR(hyp_event_id_selftest);
 	entry->id = id;
 	hyp_trace_commit(tc);
 	return 1;

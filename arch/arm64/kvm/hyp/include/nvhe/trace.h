@@ -118,7 +118,7 @@ static __always_inline void trace_##__name(__proto)			\
 	__entry = hyp_trace_reserve(__tc, sizeof(*__entry));		\
 	if (!__entry)							\
 		return;							\
-	__entry->hdr.id = hyp_event_id_##__name;			\
+	__entry->hdr = REMOTE_EVENT_HDR(hyp_event_id_##__name);	\
 	__assign							\
 	hyp_trace_commit(__tc);						\
 }
