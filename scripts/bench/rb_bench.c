@@ -165,6 +165,21 @@ static void swap_write(struct simple_rb_per_cpu *cb, unsigned int nr)
 }
 
 /*
+ * The guest's counter ticks every 16 ns (62.5 MHz), 16 instructions under
+ * -icount: a swap of about 50 lasts 3 or 4 ticks depending on where the
+ * first read falls, and a loop that repeats the same instructions falls
+ * there the same way each time. Shift the start by 0 to 15 steps of a few
+ * instructions, in turn, so that the mean over the rounds is exact.
+ */
+static noinline void dither(unsigned int i)
+{
+	unsigned int n = (i * 7) % 16;
+
+	while (n--)
+		barrier();
+}
+
+/*
  * The writer's side of a reader swap (simple_ring_buffer_swap_reader_page),
  * on @n pages: after each round of writes, time one swap. A round is one
  * page of events (a reader that keeps up) or, with @lap, one and a half
@@ -185,15 +200,22 @@ static u64 bench_swap(unsigned int n, bool lap, unsigned int rounds)
 		return 0;
 	}
 	local_irq_save(flags);
-	t0 = ktime_get_ns();
-	overhead = ktime_get_ns() - t0;
+	/* Averaged, dithered as below: one read is a tick or two. */
+	overhead = 0;
+	for (i = 0; i < 256; i++) {
+		dither(i);
+		t0 = ktime_get_ns();
+		overhead += ktime_get_ns() - t0;
+	}
 	for (i = 0; i < rounds; i++) {
 		swap_write(cb, (lap ? n + n / 2 : 1) * EVENTS_PER_PAGE);
+		dither(i);
 		t0 = ktime_get_ns();
 		simple_ring_buffer_swap_reader_page(cb);
-		t += ktime_get_ns() - t0 - overhead;
+		t += ktime_get_ns() - t0;
 	}
 	local_irq_restore(flags);
+	t -= div_u64(overhead * rounds, 256);
 	swap_writer_free(cb, desc);
 	return div_u64(t, rounds);
 }
