@@ -515,10 +515,12 @@ static int trace_remote_wait(struct trace_remote_reader *reader)
 	if (READ_ONCE(remote->gone))
 		return -ENODEV;
 	if (trace_remote_reader_ready(reader)) {
-		ktime_t t = ms_to_ktime(trace_remote_poll_ms());
+		unsigned int ms = trace_remote_poll_ms();
+		ktime_t t = ms_to_ktime(ms);
 
+		/* Slack as the poll's: each try may ask the remote for pages. */
 		set_current_state(TASK_INTERRUPTIBLE);
-		schedule_hrtimeout_range(&t, 0, HRTIMER_MODE_REL);
+		schedule_hrtimeout_range(&t, (u64)ms * NSEC_PER_MSEC / 10, HRTIMER_MODE_REL);
 		return signal_pending(current) ? -ERESTARTSYS : 0;
 	}
 	return wait_event_interruptible(remote->wait, READ_ONCE(remote->gone) ||

@@ -30,7 +30,7 @@
 #define MISSED_EVENTS	(1UL << 31)
 #define MISSED_STORED	(1UL << 30)
 
-/* Decode pages of selftest events: u16 id, then the u64 at offset 8. */
+/* Decode pages of selftest events: an 8-byte header, then the u64 id. */
 static int decode(int cpu)
 {
 	static unsigned char page[PAGE];
