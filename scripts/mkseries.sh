@@ -38,6 +38,17 @@ done
 for i in $claimed; do
 	case $i in
 	*.patch) grep -qxF "$i" <<< "$(series_patches)" || die "patches/mails names $i, not in patches/series" ;;
+	*@*)
+		# An earlier version of an added file, in a mail before the
+		# one that has the file as it is.
+		f=${i%@*}
+		[ -f "patches/stages/${i##*@}/$f" ] ||
+			die "patches/mails names $i, but patches/stages/${i##*@}/$f does not exist"
+		grep -qxF "$f" <<< "$(added_files)" || die "patches/mails names $i: $f is not an added file"
+		[ "$(grep -nxF "$i" <<< "$claimed" | cut -d: -f1)" -lt \
+		  "$(grep -nxF "$f" <<< "$claimed" | cut -d: -f1)" ] ||
+			die "patches/mails names $i after $f itself"
+		;;
 	*) [ -f "$i" ] || die "patches/mails names $i, which does not exist" ;;
 	esac
 done
@@ -74,6 +85,11 @@ for m in $(echo "$items" | awk '{ print $1 }' | uniq); do
 		*.patch)
 			patch -d "$work" -p1 -F0 -N -s --no-backup-if-mismatch -r - \
 				-i "$top/patches/$i" || die "patch $i does not apply"
+			;;
+		*@*)
+			f=${i%@*}
+			mkdir -p "$work/$(dirname "$f")"
+			cp "patches/stages/${i##*@}/$f" "$work/$f"
 			;;
 		*)
 			mkdir -p "$work/$(dirname "$i")"
