@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# patches/mails stages (PATH@STAGE): a mail that adds an earlier version of
+# a file must carry exactly that version, and make series must refuse a
+# stage that does not exist, names a file the series does not add, or comes
+# after the file itself.
+set -euo pipefail
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+top=$(pwd)
+BASE=$(realpath "${BASE:-build/base}")
+export BASE
+
+git clone -q "$top" "$tmp/repo"
+# The working tree's patches/ and scripts/, committed or not.
+cp -r patches scripts "$tmp/repo/"
+cd "$tmp/repo"
+series() { SERIES_OUT=$tmp/series SERIES_WORK=$tmp/work scripts/mkseries.sh > "$tmp/out" 2>&1; }
+
+stages=$(grep -E '^[^#=].*@' patches/mails || true)
+if [ -z "$stages" ]; then
+	echo "no stages in patches/mails"
+	exit 4
+fi
+
+# Each stage is in its mail, whole: the file as of that mail is the stage.
+series || { cat "$tmp/out"; exit 1; }
+for item in $stages; do
+	f=${item%@*}
+	s=${item##*@}
+	m=$(awk -v i="$item" '/^== / { m = $2 } $1 == i { print m }' patches/mails)
+	n=$(awk '/^== / { print $2 }' patches/mails | grep -nxF "$m" | cut -d: -f1)
+	mail=$(ls "$tmp/series" | grep "^$(printf '%04d' "$n")-")
+	# Commit n + 1 of the scratch repository: the base, then one per mail.
+	git -C "$tmp/work" show "$(git -C "$tmp/work" rev-list --reverse HEAD | sed -n "$((n + 1))p"):$f" \
+		> "$tmp/at-mail"
+	cmp -s "$tmp/at-mail" "patches/stages/$s/$f" ||
+		{ echo "FAIL: $f after $mail is not patches/stages/$s/$f"; exit 1; }
+	echo "ok: $mail adds $f as patches/stages/$s/$f"
+done
+
+# Refusals: each edit of patches/mails must make series fail with its reason.
+item=$(echo "$stages" | head -n 1)
+f=${item%@*}
+cp patches/mails "$tmp/mails"
+refused() { # reason
+	if series; then
+		echo "FAIL: make series accepted a mails file that $1"
+		exit 1
+	fi
+	grep -q "$2" "$tmp/out" || { echo "FAIL: refused for another reason:"; cat "$tmp/out"; exit 1; }
+	echo "ok: refused a stage that $1"
+	cp "$tmp/mails" patches/mails
+}
+sed -i "s|^$item\$|$f@no-such-stage|" patches/mails
+refused "does not exist" "does not exist"
+mkdir -p patches/stages/x/kernel/trace
+cp "$BASE/kernel/trace/Makefile" patches/stages/x/kernel/trace/Makefile
+sed -i "s|^$item\$|$item\nkernel/trace/Makefile@x|" patches/mails
+refused "names a file the series does not add" "is not an added file"
+sed -i "\|^$item\$|d" patches/mails
+echo "$item" >> patches/mails
+refused "comes after the file itself" "after $f itself"
