@@ -1454,30 +1454,39 @@ static const struct file_operations static_event_id_fops = {
 	.llseek	= default_llseek,
 };
 
-static int event_format_show(struct seq_file *m, struct remote_event *re)
+/* The common fields, as the kernel's own events have them. */
+static const struct remote_event_field remote_common_fields[] = {
+	{ .type = "unsigned short", .name = "common_type",
+	  .offset = offsetof(struct remote_event_hdr, id),
+	  .size = sizeof_field(struct remote_event_hdr, id) },
+	{ .type = "unsigned char", .name = "common_flags",
+	  .offset = offsetof(struct remote_event_hdr, flags),
+	  .size = sizeof_field(struct remote_event_hdr, flags) },
+	{ .type = "unsigned char", .name = "common_preempt_count",
+	  .offset = offsetof(struct remote_event_hdr, preempt_count),
+	  .size = sizeof_field(struct remote_event_hdr, preempt_count) },
+	{ .type = "int", .name = "common_pid",
+	  .offset = offsetof(struct remote_event_hdr, pid),
+	  .size = sizeof_field(struct remote_event_hdr, pid), .is_signed = true },
+};
+
+static void event_format_fields(struct seq_file *m, const struct remote_event_field *fields,
+				unsigned int nr)
 {
 	unsigned int i;
 
-	seq_printf(m, "name: %s\nID: %u\nformat:\n", re->name, re->id);
-	/* The common fields, as the kernel's own events have them. */
-	seq_printf(m, "\tfield:unsigned short common_type;\toffset:%zu;\tsize:%zu;\tsigned:0;\n",
-		   offsetof(struct remote_event_hdr, id),
-		   sizeof_field(struct remote_event_hdr, id));
-	seq_printf(m, "\tfield:unsigned char common_flags;\toffset:%zu;\tsize:%zu;\tsigned:0;\n",
-		   offsetof(struct remote_event_hdr, flags),
-		   sizeof_field(struct remote_event_hdr, flags));
-	seq_printf(m, "\tfield:unsigned char common_preempt_count;\toffset:%zu;\tsize:%zu;\tsigned:0;\n",
-		   offsetof(struct remote_event_hdr, preempt_count),
-		   sizeof_field(struct remote_event_hdr, preempt_count));
-	seq_printf(m, "\tfield:int common_pid;\toffset:%zu;\tsize:%zu;\tsigned:1;\n\n",
-		   offsetof(struct remote_event_hdr, pid),
-		   sizeof_field(struct remote_event_hdr, pid));
-	for (i = 0; i < re->nr_fields; i++) {
-		const struct remote_event_field *f = &re->fields[i];
-
+	for (i = 0; i < nr; i++)
 		seq_printf(m, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
-			   f->type, f->name, f->offset, f->size, f->is_signed);
-	}
+			   fields[i].type, fields[i].name, fields[i].offset, fields[i].size,
+			   fields[i].is_signed);
+}
+
+static int event_format_show(struct seq_file *m, struct remote_event *re)
+{
+	seq_printf(m, "name: %s\nID: %u\nformat:\n", re->name, re->id);
+	event_format_fields(m, remote_common_fields, ARRAY_SIZE(remote_common_fields));
+	seq_putc(m, '\n');
+	event_format_fields(m, re->fields, re->nr_fields);
 	seq_printf(m, "\nprint fmt: %s\n", re->print_fmt);
 	return 0;
 }
