@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hyp-stat: per-vCPU guest exit statistics and time spent in the arm64
+ * nVHE/pKVM hypervisor, from the hypervisor trace remote's events.
+ *
+ *   hyp-stat report [FILE]
+ *
+ * "report" reads events as text from FILE (default: standard input): what
+ * remotes/hypervisor/trace or trace_pipe print, or "trace-cmd report" of a
+ * recording of the hypervisor, in seconds or in raw nanoseconds.
+ *
+ * Guest exits: from the hypervisor's entry for a guest exit (hyp_enter
+ * reason=guest_exit) to its next return to the same vCPU (hyp_exit
+ * reason=eret_guest), host handling included, per vCPU thread and exit
+ * class (the exception class of a trap, or the exit code). The count is of
+ * every exit (vcpu_exit); the times are of those that were re-entered
+ * while traced (a vCPU's last exit may never be).
+ * Host traps: from an entry from the host (hvc, smc, host_abort) to the
+ * next exit on that CPU, per hypercall id, SMC function id or abort.
+ * Per CPU: the entries and the time between each entry and its exit.
+ *
+ * Times are in microseconds. Events reported lost end every interval open
+ * on that CPU (or vCPU), which is then not counted.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_CPUS	512
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define NAME_LEN	32
+
+struct stat_row {
+	int		pid, vcpu;		/* guest exits; -1 otherwise */
+	char		class[NAME_LEN];
+	size_t		count;			/* exits or traps seen */
+	uint64_t	*ns;			/* the times of those that ended */
+	size_t		nr, alloc;
+	uint64_t	total, min, max;
+};
+
+struct vcpu_state {
+	int		pid, vcpu;
+	uint64_t	since;			/* 0: not in an exit */
+	uint64_t	running;		/* 0: not known to run */
+	char		class[NAME_LEN];
+};
+
+struct cpu_state {
+	uint64_t	entered;		/* 0: not in the hypervisor */
+	bool		host;			/* entered from the host */
+	char		class[NAME_LEN];
+	uint64_t	first, last, total, entries;
+	bool		seen;
+};
+
+static struct stat_row *exits, *traps;
+static size_t nr_exits, nr_traps;
+static struct vcpu_state *vcpus;
+static size_t nr_vcpus;
+static struct cpu_state cpus[MAX_CPUS];
+static unsigned long lost_lines, bad_lines;
+
+static void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size);
+	if (!p) {
+		perror("hyp-stat");
+		exit(1);
+	}
+	return p;
+}
+
+static struct stat_row *row_of(struct stat_row **rows, size_t *nr, int pid, int vcpu,
+			       const char *class)
+{
+	size_t i;
+
+	for (i = 0; i < *nr; i++) {
+		struct stat_row *r = &(*rows)[i];
+
+		if (r->pid == pid && r->vcpu == vcpu && !strcmp(r->class, class))
+			return r;
+	}
+	*rows = xrealloc(*rows, (*nr + 1) * sizeof(**rows));
+	memset(&(*rows)[*nr], 0, sizeof(**rows));
+	(*rows)[*nr].pid = pid;
+	(*rows)[*nr].vcpu = vcpu;
+	snprintf((*rows)[*nr].class, NAME_LEN, "%s", class);
+	return &(*rows)[(*nr)++];
+}
+
+static void row_add(struct stat_row *r, uint64_t ns)
+{
+	if (r->nr == r->alloc) {
+		r->alloc = r->alloc ? 2 * r->alloc : 64;
+		r->ns = xrealloc(r->ns, r->alloc * sizeof(*r->ns));
+	}
+	r->ns[r->nr++] = ns;
+	r->total += ns;
+	if (r->nr == 1 || ns < r->min)
+		r->min = ns;
+	if (ns > r->max)
+		r->max = ns;
+}
+
+static struct vcpu_state *vcpu_of(int pid, int vcpu)
+{
+	size_t i;
+
+	for (i = 0; i < nr_vcpus; i++) {
+		if (vcpus[i].pid == pid && vcpus[i].vcpu == vcpu)
+			return &vcpus[i];
+	}
+	vcpus = xrealloc(vcpus, (nr_vcpus + 1) * sizeof(*vcpus));
+	memset(&vcpus[nr_vcpus], 0, sizeof(*vcpus));
+	vcpus[nr_vcpus].pid = pid;
+	vcpus[nr_vcpus].vcpu = vcpu;
+	return &vcpus[nr_vcpus++];
+}
+
+/* The value of "key=" in the fields of an event, as a string. */
+static bool field(const char *fields, const char *key, char *val, size_t len)
+{
+	size_t klen = strlen(key);
+	const char *p = fields;
+
+	while ((p = strstr(p, key))) {
+		if ((p == fields || p[-1] == ' ') && p[klen] == '=') {
+			p += klen + 1;
+			snprintf(val, len, "%.*s", (int)strcspn(p, " \t\n"), p);
+			return true;
+		}
+		p += klen;
+	}
+	return false;
+}
+
+static int field_int(const char *fields, const char *key, int def)
+{
+	char val[NAME_LEN];
+
+	return field(fields, key, val, sizeof(val)) ? atoi(val) : def;
+}
+
+/* Events lost on @cpu: what was open there (and any vCPU's exit) is void. */
+static void lost(int cpu)
+{
+	size_t i;
+
+	lost_lines++;
+	if (cpu >= 0)
+		cpus[cpu].entered = 0;
+	for (i = 0; i < nr_vcpus; i++) {
+		vcpus[i].since = 0;
+		vcpus[i].running = 0;
+	}
+}
+
+static void event(int cpu, uint64_t ts, const char *name, const char *fields)
+{
+	struct cpu_state *c = &cpus[cpu];
+	char reason[NAME_LEN], val[NAME_LEN];
+
+	if (!c->seen) {
+		c->seen = true;
+		c->first = ts;
+	}
+	c->last = ts;
+
+	if (!strcmp(name, "hyp_enter")) {
+		if (!field(fields, "reason", reason, sizeof(reason)))
+			return;
+		c->entered = ts;
+		c->entries++;
+		c->host = strcmp(reason, "guest_exit") != 0;
+		snprintf(c->class, NAME_LEN, "%s", reason);
+		if (!c->host) {
+			struct vcpu_state *v = vcpu_of(field_int(fields, "pid", -1),
+						       field_int(fields, "vcpu", -1));
+
+			v->running = 0;
+			v->since = ts;
+			snprintf(v->class, NAME_LEN, "unknown");
+		}
+	} else if (!strcmp(name, "hyp_exit")) {
+		if (!field(fields, "reason", reason, sizeof(reason)))
+			return;
+		/* Out of order (merged CPUs, a clock stepped back): not timed. */
+		if (c->entered && ts < c->entered)
+			c->entered = 0;
+		if (c->entered) {
+			c->total += ts - c->entered;
+			if (c->host) {
+				struct stat_row *r = row_of(&traps, &nr_traps, -1, -1, c->class);
+
+				r->count++;
+				row_add(r, ts - c->entered);
+			}
+			c->entered = 0;
+		}
+		if (!strcmp(reason, "eret_guest")) {
+			int pid = field_int(fields, "pid", -1);
+			int vcpu = field_int(fields, "vcpu", -1);
+			struct vcpu_state *v = vcpu_of(pid, vcpu);
+
+			if (v->since && ts < v->since)
+				v->since = 0;
+			if (v->since) {
+				struct stat_row *r = row_of(&exits, &nr_exits, pid, vcpu, v->class);
+
+				/* Without its vcpu_exit, the exit was not counted yet. */
+				if (!strcmp(v->class, "unknown"))
+					r->count++;
+				row_add(r, ts - v->since);
+			}
+			v->since = 0;
+			v->running = ts;
+		}
+	} else if (!strcmp(name, "vcpu_exit")) {
+		struct vcpu_state *v = vcpu_of(field_int(fields, "pid", -1),
+					       field_int(fields, "vcpu", -1));
+
+		if (!field(fields, "code", val, sizeof(val)))
+			return;
+		if (!strcmp(val, "trap"))
+			field(fields, "ec", val, sizeof(val));
+		snprintf(v->class, NAME_LEN, "%s", val);
+		if (c->entered && !c->host)
+			snprintf(c->class, NAME_LEN, "guest_exit %.16s", val);
+		/* Counted now: the last exit of a vCPU may never be re-entered. */
+		row_of(&exits, &nr_exits, v->pid, v->vcpu, val)->count++;
+	} else if (!strcmp(name, "host_hcall") && c->entered && c->host) {
+		if (field(fields, "id", val, sizeof(val)))
+			snprintf(c->class, NAME_LEN, "hvc %.24s", val);
+	} else if (!strcmp(name, "host_smc") && c->entered && c->host) {
+		if (field(fields, "id", val, sizeof(val)))
+			snprintf(c->class, NAME_LEN, "smc %.24s", val);
+	} else if (!strcmp(name, "host_mem_abort") && c->entered && c->host) {
+		snprintf(c->class, NAME_LEN, "host_abort");
+	}
+}
+
+/* "5906025784" (ns) or "5.906025" / "5.906025784" (seconds). */
+static bool parse_ts(const char *s, uint64_t *ns)
+{
+	const char *dot = strchr(s, '.');
+	char *end;
+	uint64_t sec, frac = 0;
+	int digits;
+
+	sec = strtoull(s, &end, 10);
+	if (end == s)
+		return false;
+	if (!dot || dot != end) {
+		*ns = sec;
+		return true;
+	}
+	digits = 0;
+	for (s = dot + 1; *s >= '0' && *s <= '9'; s++, digits++) {
+		if (digits < 9)
+			frac = frac * 10 + (*s - '0');
+	}
+	for (; digits < 9; digits++)
+		frac *= 10;
+	*ns = sec * 1000000000ULL + frac;
+	return true;
+}
+
+/*
+ * "[000]\t    0.566303: hyp_enter reason=hvc vcpu=-1 pid=-1" (the remote)
+ * "   <...>-1  [001]  5906025784: hyp_enter:   reason=hvc ..." (trace-cmd)
+ * "CPU:1 [LOST 12 EVENTS]"
+ */
+static void parse_line(char *line)
+{
+	char *p = strchr(line, '['), *q, *name, *fields;
+	uint64_t ts;
+	long cpu;
+
+	/* "CPU:1 [LOST 12 EVENTS]", or trace-cmd's "CPU:1 [12 EVENTS DROPPED]". */
+	q = strstr(line, "CPU:");
+	if (q && (strstr(q, "[LOST") || strstr(q, "EVENTS DROPPED]"))) {
+		cpu = strtol(q + 4, NULL, 10);
+		lost(cpu >= 0 && cpu < MAX_CPUS ? cpu : -1);
+		return;
+	}
+	if (!p || *line == '#')
+		return;
+	cpu = strtol(p + 1, &q, 10);
+	if (q == p + 1 || *q != ']' || cpu < 0 || cpu >= MAX_CPUS)
+		goto bad;
+	p = q + 1;
+	p += strspn(p, " \t");
+	/* trace-cmd may print latency flags before the time stamp. */
+	if (*p && !(*p >= '0' && *p <= '9')) {
+		p += strcspn(p, " \t");
+		p += strspn(p, " \t");
+	}
+	if (!parse_ts(p, &ts))
+		goto bad;
+	p += strcspn(p, ":");
+	if (*p != ':')
+		goto bad;
+	p++;
+	p += strspn(p, " \t");
+	name = p;
+	p += strcspn(p, " \t:\n");
+	fields = p;
+	if (*p) {
+		*p = 0;
+		fields = p + 1;
+	}
+	fields += strspn(fields, " \t:");
+	q = fields + strlen(fields);
+	while (q > fields && (q[-1] == '\n' || q[-1] == ' '))
+		*--q = 0;
+	event(cpu, ts, name, fields);
+	return;
+bad:
+	bad_lines++;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct stat_row *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->vcpu != y->vcpu)
+		return x->vcpu < y->vcpu ? -1 : 1;
+	return strcmp(x->class, y->class);
+}
+
+static void print_times(struct stat_row *r)
+{
+	uint64_t p99;
+
+	if (!r->nr) {
+		printf(" %8zu %12s %10s %10s %10s %10s\n", r->count, "-", "-", "-", "-", "-");
+		return;
+	}
+	qsort(r->ns, r->nr, sizeof(*r->ns), cmp_u64);
+	/* Nearest rank: the smallest value with 99 % of them at or below. */
+	p99 = r->ns[(r->nr * 99 + 99) / 100 - 1];
+	printf(" %8zu %12.3f %10.3f %10.3f %10.3f %10.3f\n", r->count, r->total / 1e3,
+	       r->total / 1e3 / r->nr, r->min / 1e3, r->max / 1e3, p99 / 1e3);
+}
+
+static void report(void)
+{
+	uint64_t all = 0;
+	size_t i;
+	int cpu;
+
+	if (nr_exits) {
+		qsort(exits, nr_exits, sizeof(*exits), cmp_row);
+		printf("Guest exits, exit to re-entry (us):\n");
+		printf("%8s %5s %-14s %8s %12s %10s %10s %10s %10s\n", "pid", "vcpu", "class",
+		       "count", "total", "mean", "min", "max", "p99");
+		for (i = 0; i < nr_exits; i++) {
+			printf("%8d %5d %-14s", exits[i].pid, exits[i].vcpu, exits[i].class);
+			print_times(&exits[i]);
+		}
+		printf("\n");
+	}
+	if (nr_traps) {
+		qsort(traps, nr_traps, sizeof(*traps), cmp_row);
+		printf("Host traps, time in the hypervisor (us):\n");
+		printf("%-29s %8s %12s %10s %10s %10s %10s\n", "reason", "count", "total",
+		       "mean", "min", "max", "p99");
+		for (i = 0; i < nr_traps; i++) {
+			printf("%-29s", traps[i].class);
+			print_times(&traps[i]);
+		}
+		printf("\n");
+	}
+	printf("Time in the hypervisor, per CPU (us):\n");
+	printf("%5s %10s %12s %12s %7s\n", "cpu", "entries", "in hyp", "traced", "share");
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct cpu_state *c = &cpus[cpu];
+		uint64_t span = c->last - c->first;
+
+		if (!c->seen)
+			continue;
+		all += c->entries;
+		printf("%5d %10llu %12.3f %12.3f %6.2f%%\n", cpu,
+		       (unsigned long long)c->entries, c->total / 1e3, span / 1e3,
+		       span ? 100.0 * c->total / span : 0.0);
+	}
+	if (!all)
+		printf("(no hyp_enter event: are hyp_enter and hyp_exit enabled?)\n");
+	if (lost_lines)
+		printf("\n%lu LOST marks: intervals open across them are not counted\n",
+		       lost_lines);
+	if (bad_lines)
+		printf("\n%lu lines not understood\n", bad_lines);
+}
+
+static int parse_stream(FILE *f)
+{
+	char *line = NULL;
+	size_t len = 0;
+
+	while (getline(&line, &len, f) >= 0)
+		parse_line(line);
+	free(line);
+	return ferror(f) ? -1 : 0;
+}
+
+static void print_usage(void)
+{
+	fprintf(stderr,
+		"usage: hyp-stat report [FILE]\n"
+		"Guest exits per vCPU and exit class, host traps and time in the arm64\n"
+		"hypervisor, from the events of /sys/kernel/tracing/remotes/hypervisor.\n");
+}
+
+int main(int argc, char **argv)
+{
+	FILE *f = stdin;
+
+	if (argc >= 2 && !strcmp(argv[1], "report")) {
+		argc--;
+		argv++;
+		if (getopt(argc, argv, "") != -1 || argc - optind > 1) {
+			print_usage();
+			return 2;
+		}
+		if (argc - optind == 1 && strcmp(argv[optind], "-")) {
+			f = fopen(argv[optind], "r");
+			if (!f) {
+				fprintf(stderr, "hyp-stat: %s: %s\n", argv[optind],
+					strerror(errno));
+				return 1;
+			}
+		}
+		if (parse_stream(f)) {
+			fprintf(stderr, "hyp-stat: read error\n");
+			return 1;
+		}
+		report();
+		return 0;
+	}
+	print_usage();
+	return 2;
+}

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hypervisor tracing: one simple_ring_buffer per CPU in pages the host
+ * shares with the hypervisor, read by the host through trace_remote
+ * (remotes/hypervisor/, see arch/arm64/kvm/hyp_trace.c).
+ *
+ * In protected mode the host is not trusted: the descriptor it hands over is
+ * donated to the hypervisor before it is looked at, every count is checked
+ * against its size, and each page must be host memory shared with the
+ * hypervisor that nothing has pinned; it is pinned while the buffer is
+ * loaded, so a page listed twice is refused when it comes the second time.
+ * In nVHE mode the host is trusted (it can change the hypervisor at will):
+ * the descriptor is still checked, so that a host bug is an error and not
+ * a fault, but pages are not pinned.
+ */
+
+#include <linux/overflow.h>
+#include <linux/simple_ring_buffer.h>
+
+#include <asm/kvm_mmu.h>
+#include <asm/kvm_pkvm.h>
+
+#include <nvhe/mem_protect.h>
+#include <nvhe/memory.h>
+#include <nvhe/spinlock.h>
+#include <nvhe/trace.h>
+
+DEFINE_PER_CPU(struct hyp_trace_cpu, hyp_trace_cpu);
+static DEFINE_HYP_SPINLOCK(trace_lock);	/* load, unload, swap, reset */
+
+/*
+ * The donated (protected) or shared (nVHE) descriptor, while loaded, and the
+ * writer's page descriptors that follow it.
+ */
+static struct trace_buffer_desc *trace_desc;
+static size_t trace_desc_size;
+static struct simple_buffer_page *trace_bpages;
+static size_t trace_nr_bpages;
+
+static struct simple_rb_per_cpu *trace_rb(u64 cpu)
+{
+	return &per_cpu_ptr(&hyp_trace_cpu, cpu)->rb;
+}
+
+static void *trace_load_page(unsigned long va)
+{
+	void *hyp_va = (void *)kern_hyp_va(va);
+
+	if (!PAGE_ALIGNED(va))
+		return NULL;
+	/* One pass refuses duplicates: the second pin of a page fails. */
+	if (is_protected_kvm_enabled() && hyp_pin_shared_page_once(hyp_va))
+		return NULL;
+	return hyp_va;
+}
+
+static void trace_unload_page(void *hyp_va)
+{
+	if (is_protected_kvm_enabled())
+		hyp_unpin_shared_mem(hyp_va, hyp_va + PAGE_SIZE);
+}
+
+/*
+ * CPUs the hypervisor has per-CPU data for: in protected mode the ones it
+ * manages; in nVHE mode, where hyp_nr_cpus is not set, the bound is the
+ * size of kvm_arm_hyp_percpu_base[] (NR_CPUS, as hyp-smp.c declares it),
+ * and trace_cpu_ok() also requires the host gave that CPU a per-CPU area.
+ */
+static unsigned int trace_nr_cpus(void)
+{
+	return is_protected_kvm_enabled() ? hyp_nr_cpus : NR_CPUS;
+}
+
+/* @cpu as the host passed it, whole: a negative int is a huge u64. */
+static bool trace_cpu_ok(u64 cpu)
+{
+	return cpu < trace_nr_cpus() && kvm_arm_hyp_percpu_base[cpu];
+}
+
+/*
+ * The per-CPU entries of the descriptor are read as longs, and the writer's
+ * page descriptors go right after it (at struct_len): the writer updates
+ * their links with atomics, and a misaligned exclusive or LSE access faults
+ * at EL2. The header and every entry are multiples of TRACE_DESC_ALIGN long,
+ * so with the descriptor page aligned and struct_len exactly the header plus
+ * the entries, everything is aligned.
+ */
+#define TRACE_DESC_ALIGN	8
+static_assert(__alignof__(struct ring_buffer_desc) <= TRACE_DESC_ALIGN);
+static_assert(__alignof__(struct simple_buffer_page) <= TRACE_DESC_ALIGN);
+static_assert(IS_ALIGNED(offsetof(struct trace_buffer_desc, __data), TRACE_DESC_ALIGN));
+static_assert(IS_ALIGNED(sizeof(struct ring_buffer_desc), TRACE_DESC_ALIGN));
+static_assert(IS_ALIGNED(sizeof(unsigned long), TRACE_DESC_ALIGN));
+
+/*
+ * Check the descriptor (already out of the host's reach): sizes, alignment,
+ * and CPUs, each once. Pages listed twice are refused when they are pinned
+ * (trace_load_page()), in one pass. Returns the number of data pages, 0 if
+ * bad.
+ */
+static size_t trace_check_desc(struct trace_buffer_desc *desc, size_t size)
+{
+	struct ring_buffer_desc *rbdesc, *other;
+	size_t left, total = 0, len;
+	int i, j;
+
+	if (size < sizeof(*desc) || desc->struct_len > size ||
+	    desc->struct_len < sizeof(*desc) ||
+	    !IS_ALIGNED(desc->struct_len, TRACE_DESC_ALIGN) ||
+	    desc->nr_cpus <= 0 || desc->nr_cpus > trace_nr_cpus())
+		return 0;
+
+	left = desc->struct_len - sizeof(*desc);
+	rbdesc = (struct ring_buffer_desc *)desc->__data;
+	for (i = 0; i < desc->nr_cpus; i++) {
+		if (left < sizeof(*rbdesc))
+			return 0;
+		if (rbdesc->nr_page_va < 3 ||
+		    rbdesc->nr_page_va > (left - sizeof(*rbdesc)) / sizeof(unsigned long))
+			return 0;
+		if (!trace_cpu_ok(rbdesc->cpu))
+			return 0;
+		len = ring_buffer_desc_size(rbdesc->nr_page_va);
+		total += rbdesc->nr_page_va;
+		left -= len;
+		rbdesc = (struct ring_buffer_desc *)((char *)rbdesc + len);
+	}
+	/* Nothing between the entries and the writer's page descriptors. */
+	if (left)
+		return 0;
+
+	/* The writer's page descriptors live after the descriptor. */
+	if (total > (size - desc->struct_len) / sizeof(struct simple_buffer_page))
+		return 0;
+
+	/* Each CPU once: at most trace_nr_cpus() entries. */
+	for_each_ring_buffer_desc(rbdesc, i, desc) {
+		for_each_ring_buffer_desc(other, j, desc) {
+			if (j == i)
+				break;
+			if (other->cpu == rbdesc->cpu)
+				return 0;
+		}
+	}
+	return total;
+}
+
+static void trace_unload_cpus(struct trace_buffer_desc *desc, int nr)
+{
+	struct ring_buffer_desc *rbdesc;
+	int i;
+
+	for_each_ring_buffer_desc(rbdesc, i, desc) {
+		if (i >= nr)
+			break;
+		simple_ring_buffer_unload(trace_rb(rbdesc->cpu));
+	}
+}
+
+/*
+ * The largest descriptor that can be valid, in protected mode. It lists each
+ * page once, and every page must be host memory: at most as many pages as
+ * the memory the hypervisor knows of (hyp_memory). Each costs an address in
+ * its CPU's entry and a struct simple_buffer_page after the descriptor, and
+ * each hypervisor CPU an entry header. This is a bound, not a target: the
+ * host asks for at most totalram / num_possible_cpus bytes of data pages per
+ * CPU (remotes/hypervisor/buffer_size_kb), whose descriptor is about 1/85 of
+ * that.
+ */
+static size_t trace_max_desc_size(void)
+{
+	size_t nr_pages = 0;
+	unsigned int i;
+
+	for (i = 0; i < hyp_memblock_nr; i++)
+		nr_pages += hyp_memory[i].size >> PAGE_SHIFT;
+
+	return PAGE_ALIGN(sizeof(struct trace_buffer_desc) +
+			  trace_nr_cpus() * sizeof(struct ring_buffer_desc) +
+			  nr_pages * (sizeof(unsigned long) + sizeof(struct simple_buffer_page)));
+}
+
+static int trace_take_desc(unsigned long desc_hva, size_t size, struct trace_buffer_desc **desc)
+{
+	void *hyp_va = (void *)kern_hyp_va(desc_hva);
+	unsigned long end;
+
+	if (!PAGE_ALIGNED(desc_hva) || !size || !PAGE_ALIGNED(size))
+		return -EINVAL;
+	/*
+	 * __pkvm_host_donate_hyp() does not check a range that wraps: its
+	 * check of the host's ownership would pass without looking at a page.
+	 */
+	if (check_add_overflow((unsigned long)hyp_va, size, &end) ||
+	    check_add_overflow((unsigned long)hyp_virt_to_phys(hyp_va), size, &end))
+		return -EINVAL;
+	if (is_protected_kvm_enabled()) {
+		int ret;
+
+		if (size > trace_max_desc_size())
+			return -E2BIG;
+		ret = __pkvm_host_donate_hyp(hyp_virt_to_pfn(hyp_va), size >> PAGE_SHIFT);
+		if (ret)
+			return ret;
+	}
+	*desc = hyp_va;
+	return 0;
+}
+
+/*
+ * The host gets the descriptor back without hypervisor pointers: the
+ * @nr_bpages page descriptors at @bpages, if the writer used the room the
+ * host left after the descriptor, are cleared first.
+ */
+static void trace_give_back_desc(struct trace_buffer_desc *desc, size_t size,
+				 struct simple_buffer_page *bpages, size_t nr_bpages)
+{
+	if (nr_bpages)
+		memset(bpages, 0, nr_bpages * sizeof(*bpages));
+	if (is_protected_kvm_enabled())
+		WARN_ON(__pkvm_hyp_donate_host(hyp_virt_to_pfn(desc), size >> PAGE_SHIFT));
+}
+
+int __tracing_load(unsigned long desc_hva, size_t desc_size)
+{
+	struct simple_buffer_page *bpages, *first = NULL;
+	struct ring_buffer_desc *rbdesc;
+	struct trace_buffer_desc *desc;
+	size_t nr_bpages = 0;
+	int i, ret;
+
+	hyp_spin_lock(&trace_lock);
+	if (trace_desc) {
+		ret = -EBUSY;
+		goto unlock;
+	}
+
+	ret = trace_take_desc(desc_hva, desc_size, &desc);
+	if (ret)
+		goto unlock;
+
+	nr_bpages = trace_check_desc(desc, desc_size);
+	if (!nr_bpages) {
+		ret = -EINVAL;
+		goto give_back;
+	}
+
+	first = (struct simple_buffer_page *)((char *)desc + desc->struct_len);
+	bpages = first;
+	for_each_ring_buffer_desc(rbdesc, i, desc) {
+		ret = simple_ring_buffer_init_mm(trace_rb(rbdesc->cpu), bpages,
+						 rbdesc, trace_load_page, trace_unload_page);
+		if (ret) {
+			trace_unload_cpus(desc, i);
+			goto give_back;
+		}
+		bpages += rbdesc->nr_page_va;
+	}
+
+	trace_desc = desc;
+	trace_desc_size = desc_size;
+	trace_bpages = first;
+	trace_nr_bpages = nr_bpages;
+	goto unlock;
+
+give_back:
+	trace_give_back_desc(desc, desc_size, first, nr_bpages);
+unlock:
+	hyp_spin_unlock(&trace_lock);
+	return ret;
+}
+
+void __tracing_unload(void)
+{
+	hyp_spin_lock(&trace_lock);
+	if (trace_desc) {
+		trace_unload_cpus(trace_desc, trace_desc->nr_cpus);
+		trace_give_back_desc(trace_desc, trace_desc_size, trace_bpages, trace_nr_bpages);
+		trace_desc = NULL;
+	}
+	hyp_spin_unlock(&trace_lock);
+}
+
+int __tracing_enable(bool enable)
+{
+	struct ring_buffer_desc *rbdesc;
+	int i, ret = -ENODEV;
+
+	hyp_spin_lock(&trace_lock);
+	if (trace_desc) {
+		for_each_ring_buffer_desc(rbdesc, i, trace_desc)
+			simple_ring_buffer_enable_tracing(trace_rb(rbdesc->cpu), enable);
+		ret = 0;
+	}
+	hyp_spin_unlock(&trace_lock);
+	return ret;
+}
+
+int __tracing_swap_reader(u64 cpu)
+{
+	int ret = -ENODEV;
+
+	if (!trace_cpu_ok(cpu))
+		return -EINVAL;
+
+	hyp_spin_lock(&trace_lock);
+	if (trace_desc)
+		ret = simple_ring_buffer_swap_reader_page(trace_rb(cpu));
+	hyp_spin_unlock(&trace_lock);
+	return ret;
+}
+
+int __tracing_reset(u64 cpu)
+{
+	int ret = -ENODEV;
+
+	if (!trace_cpu_ok(cpu))
+		return -EINVAL;
+
+	hyp_spin_lock(&trace_lock);
+	if (trace_desc)
+		ret = simple_ring_buffer_reset(trace_rb(cpu));
+	hyp_spin_unlock(&trace_lock);
+	return ret;
+}

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host side of hypervisor tracing: the trace remote "hypervisor", whose
+ * writer is the nVHE/pKVM hypervisor (arch/arm64/kvm/hyp/nvhe/trace.c).
+ * Not registered under VHE, where the kernel is the hypervisor and traces
+ * with its own tracepoints.
+ */
+
+#include <linux/cpumask.h>
+#include <linux/kvm_host.h>
+#include <linux/simple_ring_buffer.h>
+#include <linux/timekeeping.h>
+#include <linux/trace_remote.h>
+#include <linux/workqueue.h>
+
+#include <asm/arch_timer.h>
+#include <asm/kvm_mmu.h>
+
+#include <asm/kvm_hyptrace.h>
+
+#define REMOTE_EVENT_INCLUDE_FILE asm/kvm_hypevents.h
+#define REMOTE_EVENT_ARRAY hyp_events
+#define HYP_EVENT HYP_EVENT_AS_REMOTE_EVENT
+#include <trace/define_remote_events.h>
+#undef HYP_EVENT
+
+/* How often the hypervisor's clock is put back on the boot clock. */
+#define HYP_TRACE_CLOCK_SYNC	(HZ)
+
+static struct {
+	void				*hyp_desc;	/* handed to EL2 */
+	size_t				hyp_desc_size;
+	struct delayed_work		clock_work;
+} hyp_trace;
+
+/**
+ * hyp_trace_sync_clock() - Put the hypervisor's trace clock on the boot clock
+ *
+ * Gives EL2 the mult, shift and epoch that make its counter read
+ * CLOCK_BOOTTIME. EL2 refuses (and keeps its clock) mult 0, a shift of 64
+ * or more and an epoch after its own counter read, none of which this
+ * computes. Also used by the hypervisor tracing tests.
+ *
+ * Return: 0, or the hypercall's error (-ENODEV without tracing at EL2).
+ */
+int hyp_trace_sync_clock(void)
+{
+	u64 cyc = 0, ns = 0, window = U64_MAX;
+	unsigned long flags;
+	u32 mult, shift;
+	int i;
+
+	clocks_calc_mult_shift(&mult, &shift, arch_timer_get_cntfrq(), NSEC_PER_SEC, 3600);
+	/*
+	 * The epoch pairs a counter value with the boot time of the same
+	 * instant: take the middle of the two boot clock reads around the
+	 * counter read, from the tightest of a few tries.
+	 */
+	for (i = 0; i < 4; i++) {
+		u64 ns0, ns1, c;
+
+		local_irq_save(flags);
+		ns0 = ktime_get_boot_fast_ns();
+		c = __arch_counter_get_cntpct();
+		ns1 = ktime_get_boot_fast_ns();
+		local_irq_restore(flags);
+		if (ns1 - ns0 < window) {
+			window = ns1 - ns0;
+			cyc = c;
+			ns = ns0 + window / 2;
+		}
+	}
+	return kvm_call_hyp_nvhe(__tracing_update_clock, mult, shift, ns, cyc);
+}
+
+static void hyp_trace_clock_work(struct work_struct *work)
+{
+	int ret = hyp_trace_sync_clock();
+
+	if (ret)
+		pr_warn_once("hypervisor tracing: clock update refused (%d)\n", ret);
+	schedule_delayed_work(&hyp_trace.clock_work, HYP_TRACE_CLOCK_SYNC);
+}
+
+/* Page @p of a CPU's buffer in the order they are shared: meta page first. */
+static void *hyp_trace_page(struct ring_buffer_desc *rbdesc, unsigned int p)
+{
+	return (void *)(p ? rbdesc->page_va[p - 1] : rbdesc->meta_va);
+}
+
+/*
+ * Unshare the first @nr pages hyp_trace_share() shared (all: SIZE_MAX).
+ * Only those: unsharing a page that was not shared is a WARN.
+ */
+static void hyp_trace_unshare(struct trace_buffer_desc *desc, size_t nr)
+{
+	struct ring_buffer_desc *rbdesc;
+	unsigned int p;
+	int i;
+
+	for_each_ring_buffer_desc(rbdesc, i, desc) {
+		for (p = 0; p <= rbdesc->nr_page_va && nr; p++, nr--)
+			kvm_unshare_hyp(hyp_trace_page(rbdesc, p),
+					hyp_trace_page(rbdesc, p) + PAGE_SIZE);
+	}
+}
+
+static int hyp_trace_share(struct trace_buffer_desc *desc)
+{
+	struct ring_buffer_desc *rbdesc;
+	size_t nr = 0;
+	unsigned int p;
+	int i, ret;
+
+	for_each_ring_buffer_desc(rbdesc, i, desc) {
+		for (p = 0; p <= rbdesc->nr_page_va; p++, nr++) {
+			ret = kvm_share_hyp(hyp_trace_page(rbdesc, p),
+					    hyp_trace_page(rbdesc, p) + PAGE_SIZE);
+			if (ret) {
+				hyp_trace_unshare(desc, nr);
+				return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+static void hyp_trace_unload(struct trace_buffer_desc *desc, void *priv)
+{
+	cancel_delayed_work_sync(&hyp_trace.clock_work);
+	kvm_call_hyp_nvhe(__tracing_unload);
+	if (!is_protected_kvm_enabled())
+		kvm_unshare_hyp(hyp_trace.hyp_desc, hyp_trace.hyp_desc + hyp_trace.hyp_desc_size);
+	free_pages_exact(hyp_trace.hyp_desc, hyp_trace.hyp_desc_size);
+	hyp_trace.hyp_desc = NULL;
+	hyp_trace_unshare(desc, SIZE_MAX);
+	trace_remote_free_buffer(desc);
+}
+
+static struct trace_buffer_desc *hyp_trace_load(unsigned long size, void *priv)
+{
+	struct trace_buffer_desc *desc;
+	struct ring_buffer_desc *rbdesc;
+	size_t nr_pages = 0, hyp_size;
+	int i, ret;
+
+	desc = trace_remote_alloc_buffer(size, cpu_possible_mask);
+	if (IS_ERR(desc))
+		return desc;
+
+	ret = hyp_trace_share(desc);
+	if (ret)
+		goto free_desc;
+
+	/*
+	 * EL2 gets a copy of the descriptor followed by room for its page
+	 * descriptors. In protected mode it takes that memory from us.
+	 */
+	for_each_ring_buffer_desc(rbdesc, i, desc)
+		nr_pages += rbdesc->nr_page_va;
+	hyp_size = PAGE_ALIGN(desc->struct_len + nr_pages * sizeof(struct simple_buffer_page));
+	hyp_trace.hyp_desc = alloc_pages_exact(hyp_size, GFP_KERNEL | __GFP_ZERO);
+	if (!hyp_trace.hyp_desc) {
+		ret = -ENOMEM;
+		goto unshare;
+	}
+	hyp_trace.hyp_desc_size = hyp_size;
+	memcpy(hyp_trace.hyp_desc, desc, desc->struct_len);
+
+	if (!is_protected_kvm_enabled()) {
+		ret = kvm_share_hyp(hyp_trace.hyp_desc, hyp_trace.hyp_desc + hyp_size);
+		if (ret)
+			goto free_hyp_desc;
+	}
+
+	ret = hyp_trace_sync_clock();
+	if (!ret)
+		ret = kvm_call_hyp_nvhe(__tracing_load, (unsigned long)hyp_trace.hyp_desc,
+					hyp_size);
+	if (ret) {
+		if (!is_protected_kvm_enabled())
+			kvm_unshare_hyp(hyp_trace.hyp_desc, hyp_trace.hyp_desc + hyp_size);
+		goto free_hyp_desc;
+	}
+	schedule_delayed_work(&hyp_trace.clock_work, HYP_TRACE_CLOCK_SYNC);
+	return desc;
+
+free_hyp_desc:
+	free_pages_exact(hyp_trace.hyp_desc, hyp_size);
+	hyp_trace.hyp_desc = NULL;
+unshare:
+	hyp_trace_unshare(desc, SIZE_MAX);
+free_desc:
+	trace_remote_free_buffer(desc);
+	return ERR_PTR(ret);
+}
+
+static int hyp_trace_enable_tracing(bool enable, void *priv)
+{
+	return kvm_call_hyp_nvhe(__tracing_enable, enable);
+}
+
+static int hyp_trace_swap_reader_page(unsigned int cpu, void *priv)
+{
+	return kvm_call_hyp_nvhe(__tracing_swap_reader, cpu);
+}
+
+static int hyp_trace_reset(unsigned int cpu, void *priv)
+{
+	return kvm_call_hyp_nvhe(__tracing_reset, cpu);
+}
+
+static int hyp_trace_enable_event(unsigned short id, bool enable, void *priv)
+{
+	return kvm_call_hyp_nvhe(__tracing_enable_event, id, enable);
+}
+
+static int hyp_trace_write_event(u64 id, void *priv)
+{
+	int ret;
+
+	/* The hypervisor writes on the CPU that calls it: stay on this one. */
+	preempt_disable();
+	ret = kvm_call_hyp_nvhe(__tracing_write_event, id);
+	preempt_enable();
+	return ret;
+}
+
+static const struct trace_remote_callbacks hyp_trace_cbs = {
+	.load_trace_buffer	= hyp_trace_load,
+	.unload_trace_buffer	= hyp_trace_unload,
+	.enable_tracing		= hyp_trace_enable_tracing,
+	.swap_reader_page	= hyp_trace_swap_reader_page,
+	.reset			= hyp_trace_reset,
+	.enable_event		= hyp_trace_enable_event,
+	.write_event		= hyp_trace_write_event,
+};
+
+/*
+ * hyp_event=EVENT[,EVENT...]: Android's spelling of
+ * trace_remote=hypervisor::EVENT[,EVENT...], tracing those events from boot.
+ */
+static int __init hyp_event_setup(char *events)
+{
+	char arg[300];
+
+	if (snprintf(arg, sizeof(arg), "hypervisor::%s", events) >= sizeof(arg) ||
+	    trace_remote_boot_param(arg))
+		pr_warn("hypervisor tracing: ignoring hyp_event=%s\n", events);
+	return 1;
+}
+__setup("hyp_event=", hyp_event_setup);
+
+static int __init hyp_trace_init(void)
+{
+	int ret;
+
+	if (!is_kvm_arm_initialised() || is_kernel_in_hyp_mode())
+		return 0;
+
+	INIT_DELAYED_WORK(&hyp_trace.clock_work, hyp_trace_clock_work);
+	ret = trace_remote_register("hypervisor", &hyp_trace_cbs, NULL, hyp_events,
+				    ARRAY_SIZE(hyp_events));
+	if (ret)
+		return ret;
+	/* Where Perfetto and Android's tools look for it, as on Android. */
+	ret = trace_remote_show_at_root("hypervisor");
+	if (ret)
+		pr_warn("hypervisor tracing: no /sys/kernel/tracing/hypervisor/ (%d)\n", ret);
+	return 0;
+}
+late_initcall(hyp_trace_init);

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * simple_ring_buffer: a small ring buffer writer for trace remotes.
+ *
+ * It fills per-CPU rings of shared pages in the ftrace page format, with one
+ * meta page (struct trace_buffer_meta) per CPU, for a reader that lives
+ * elsewhere (the kernel's ring buffer in remote mode). It depends on nothing
+ * but a few inline helpers, so that the same file builds into the kernel, the
+ * arm64 nVHE hypervisor and native tests. See Documentation/trace/remotes.rst.
+ */
+#ifndef _LINUX_SIMPLE_RING_BUFFER_H
+#define _LINUX_SIMPLE_RING_BUFFER_H
+
+#include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/ring_buffer_types.h>
+#include <linux/types.h>
+#include <uapi/linux/trace_mmap.h>
+
+#include <asm/page.h>
+
+/**
+ * struct simple_buffer_data_page - Layout of a data page (ftrace format)
+ * @time_stamp:	Time stamp of the first event on the page.
+ * @commit:	Bytes of valid data in @data.
+ * @data:	Events, 8-byte aligned.
+ */
+struct simple_buffer_data_page {
+	u64		time_stamp;
+	unsigned long	commit;
+	u8		data[] __aligned(8);
+};
+
+/**
+ * struct simple_buffer_page - Writer's descriptor of one data page
+ * @next:	Next page in the ring, with the SIMPLE_RB_FLAG_* tags in the
+ *		low bits (the link before the head page carries HEAD).
+ * @page:	The data page.
+ * @entries:	Events on the page, once the writer has left it.
+ * @first_entry: Number of events committed on this CPU before the page's
+ *		first one; gives the exact loss when the page reaches the
+ *		reader.
+ * @id:		Index of the page in the descriptor.
+ */
+struct simple_buffer_page {
+	unsigned long			next;
+	struct simple_buffer_data_page	*page;
+	unsigned long			entries;
+	u64				first_entry;
+	u32				id;
+};
+
+/**
+ * struct simple_rb_per_cpu - Writer state of one CPU's ring buffer
+ * @status:		SIMPLE_RB_* state; reserve takes it from READY to
+ *			WRITING, so a nested or concurrent reserve fails.
+ *			First: its atomics then need no address computation.
+ * @tail_page:		Page being written.
+ * @tail_data:		Its data page (@tail_page->page), for the fast path.
+ * @tail_write:		Write offset in @tail_data->data.
+ * @reader_page:	Page handed to the reader, outside the ring.
+ * @head_prev:		Page in the ring at or before the one whose link
+ *			carries HEAD; where the swap starts looking.
+ * @bpages:		All page descriptors, indexed by id.
+ * @nr_pages:		Number of pages, reader page included.
+ * @meta:		Meta page shared with the reader.
+ * @write_stamp:	Time stamp of the last event written.
+ * @dropped:		Events refused because the writer was busy.
+ * @dropped_at_swap:	@dropped reported to the reader so far.
+ * @reader_commit:	Commit of the reader page at the last swap request.
+ */
+struct simple_rb_per_cpu {
+	int				status;
+	struct simple_buffer_page	*tail_page;
+	struct simple_buffer_data_page	*tail_data;
+	unsigned long			tail_write;
+	struct simple_buffer_page	*reader_page;
+	struct simple_buffer_page	*head_prev;
+	struct simple_buffer_page	*bpages;
+	unsigned int			nr_pages;
+	struct trace_buffer_meta	*meta;
+	u64				write_stamp;
+	unsigned long			dropped;
+	unsigned long			dropped_at_swap;
+	unsigned long			reader_commit;
+};
+
+enum simple_rb_status {
+	SIMPLE_RB_UNAVAILABLE = 0,	/* not initialized, or unloading */
+	SIMPLE_RB_DISABLED,		/* initialized, not writing */
+	SIMPLE_RB_READY,		/* enabled, no writer inside */
+	SIMPLE_RB_WRITING,		/* a writer is between reserve and commit */
+};
+
+/* Largest payload reserve accepts. */
+#define SIMPLE_RB_MAX_PAYLOAD	(PAGE_SIZE - sizeof(struct simple_buffer_data_page) - 24)
+
+/*
+ * Bytes of events per page. The last 8 stay free: a reader that copies the
+ * page out (trace_pipe_raw) stores the number of events lost before it there,
+ * as the kernel's ring buffer does.
+ */
+#define SIMPLE_RB_DATA_SIZE	(PAGE_SIZE - sizeof(struct simple_buffer_data_page) - 8)
+/* An event header: type_len:5 | time_delta:27, then array[0] = length. */
+#define SIMPLE_RB_EVENT_HDR	8
+#define SIMPLE_RB_TS_SHIFT	27
+#define SIMPLE_RB_TS_MAX	BIT_ULL(SIMPLE_RB_TS_SHIFT)
+
+void *__simple_ring_buffer_refuse(struct simple_rb_per_cpu *cpu_buffer, int status);
+void *__simple_ring_buffer_reserve_slow(struct simple_rb_per_cpu *cpu_buffer,
+					unsigned long length, u64 timestamp);
+
+/**
+ * simple_ring_buffer_reserve() - Reserve space for an event
+ * @cpu_buffer:	The ring buffer of the calling CPU.
+ * @length:	Payload size in bytes, at most %SIMPLE_RB_MAX_PAYLOAD.
+ * @timestamp:	Time stamp of the event, in the remote's clock.
+ *
+ * Must be called on the CPU that owns @cpu_buffer, and followed by
+ * simple_ring_buffer_commit() on success. Takes no lock and does a single
+ * atomic operation. A reserve nested in another one (or racing with one on
+ * another CPU) fails and the event is counted as lost.
+ *
+ * Inline, so that a caller with a constant @length pays only for the common
+ * case: an event that fits on the page being written, less than 2^27 clock
+ * units after the previous one. Everything else is out of line.
+ *
+ * Return: a pointer to @length bytes of payload, 8-byte aligned, or NULL
+ * when the buffer is not enabled, busy, or @length is too large.
+ */
+static __always_inline void *
+simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer, unsigned long length,
+			   u64 timestamp)
+{
+	struct simple_buffer_data_page *data;
+	struct ring_buffer_event *event;
+	unsigned long write, size;
+	u64 delta;
+	int status;
+
+	/*
+	 * Acquire is enough: taking the buffer orders what follows, as taking
+	 * a lock does; the release in commit (or in reset and unload, which
+	 * take it with a full cmpxchg) orders what came before.
+	 */
+	status = cmpxchg_acquire(&cpu_buffer->status, SIMPLE_RB_READY, SIMPLE_RB_WRITING);
+	if (unlikely(status != SIMPLE_RB_READY || length > SIMPLE_RB_MAX_PAYLOAD))
+		return __simple_ring_buffer_refuse(cpu_buffer, status);
+
+	length = (length + 7) & ~7UL;
+	size = length + SIMPLE_RB_EVENT_HDR;
+	data = cpu_buffer->tail_data;
+	write = cpu_buffer->tail_write;
+	/* A stamp before the previous one (unsigned: huge) is slow too. */
+	delta = timestamp - cpu_buffer->write_stamp;
+	if (unlikely(!write || (delta >> SIMPLE_RB_TS_SHIFT) || write + size > SIMPLE_RB_DATA_SIZE))
+		return __simple_ring_buffer_reserve_slow(cpu_buffer, length, timestamp);
+
+	/* Nothing read after these stores: the compiler merges them into one. */
+	event = (struct ring_buffer_event *)(data->data + write);
+	event->type_len = 0;
+	event->time_delta = delta;
+	event->array[0] = length + sizeof(event->array[0]);
+	cpu_buffer->tail_write = write + size;
+	cpu_buffer->write_stamp = timestamp;
+
+	return &event->array[1];
+}
+
+/**
+ * simple_ring_buffer_commit() - Publish the event reserved last
+ * @cpu_buffer:	The ring buffer passed to simple_ring_buffer_reserve().
+ *
+ * Makes the event visible to the reader and allows the next reserve.
+ */
+static __always_inline void simple_ring_buffer_commit(struct simple_rb_per_cpu *cpu_buffer)
+{
+	struct trace_buffer_meta *meta = cpu_buffer->meta;
+
+	/* The event is written before the reader can see it in @commit. */
+	smp_store_release(&cpu_buffer->tail_data->commit, cpu_buffer->tail_write);
+	WRITE_ONCE(meta->entries, meta->entries + 1);
+	/* Release: our writes are done before the next reserve or a reset. */
+	smp_store_release(&cpu_buffer->status, SIMPLE_RB_READY);
+}
+
+int simple_ring_buffer_swap_reader_page(struct simple_rb_per_cpu *cpu_buffer);
+int simple_ring_buffer_enable_tracing(struct simple_rb_per_cpu *cpu_buffer,
+				      bool enable);
+int simple_ring_buffer_reset(struct simple_rb_per_cpu *cpu_buffer);
+int simple_ring_buffer_init(struct simple_rb_per_cpu *cpu_buffer,
+			    struct simple_buffer_page *bpages,
+			    const struct ring_buffer_desc *desc);
+void simple_ring_buffer_unload(struct simple_rb_per_cpu *cpu_buffer);
+
+#endif /* _LINUX_SIMPLE_RING_BUFFER_H */

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Native unit tests of kernel/trace/simple_ring_buffer.c.
+ *
+ * Each test prints "PASS <name>" or "FAIL <name>: why"; the exit status is
+ * the number of failures.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "srb_reader.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MAX_PAGES	64
+#define MAX_EVENTS	1048576
+
+struct buf {
+	struct simple_rb_per_cpu cpu_buffer;
+	struct simple_buffer_page bpages[MAX_PAGES];
+	struct ring_buffer_desc *desc;
+	void *pages[MAX_PAGES];
+	void *meta;
+	struct srb_reader reader;
+};
+
+static struct srb_event events[MAX_EVENTS];
+static int failures;
+static char why[512];
+
+#define CHECK(cond, ...) do {						\
+	if (!(cond)) {							\
+		snprintf(why, sizeof(why), __VA_ARGS__);		\
+		return -1;						\
+	}								\
+} while (0)
+
+static void *page_alloc(void)
+{
+	void *p = aligned_alloc(PAGE_SIZE, PAGE_SIZE);
+
+	memset(p, 0xa5, PAGE_SIZE);	/* garbage, as a recycled page would hold */
+	return p;
+}
+
+static void buf_free(struct buf *b)
+{
+	int i;
+
+	simple_ring_buffer_unload(&b->cpu_buffer);
+	for (i = 0; i < MAX_PAGES; i++)
+		free(b->pages[i]);
+	free(b->meta);
+	free(b->desc);
+	free(b);
+}
+
+static struct buf *buf_new(unsigned int nr_pages)
+{
+	struct buf *b = calloc(1, sizeof(*b));
+	unsigned int i;
+
+	b->desc = calloc(1, ring_buffer_desc_size(nr_pages));
+	b->desc->nr_page_va = nr_pages;
+	b->meta = page_alloc();
+	b->desc->meta_va = (unsigned long)b->meta;
+	for (i = 0; i < nr_pages; i++) {
+		b->pages[i] = page_alloc();
+		b->desc->page_va[i] = (unsigned long)b->pages[i];
+	}
+	if (simple_ring_buffer_init(&b->cpu_buffer, b->bpages, b->desc)) {
+		buf_free(b);
+		return NULL;
+	}
+	simple_ring_buffer_enable_tracing(&b->cpu_buffer, true);
+	srb_reader_init(&b->reader, &b->cpu_buffer, b->pages);
+	return b;
+}
+
+static int write_event(struct buf *b, u64 id, u64 ts)
+{
+	u64 *p = simple_ring_buffer_reserve(&b->cpu_buffer, sizeof(id), ts);
+
+	if (!p)
+		return -1;
+	*p = id;
+	simple_ring_buffer_commit(&b->cpu_buffer);
+	return 0;
+}
+
+/* Events per data page with an 8-byte payload (16 bytes each; 8 bytes kept free). */
+#define PER_PAGE	((PAGE_SIZE - 16 - 8) / 16)
+
+static int check_ids(int n, u64 first, u64 last)
+{
+	int i;
+
+	CHECK(n == (int)(last - first + 1), "read %d events, want %llu", n,
+	      (unsigned long long)(last - first + 1));
+	for (i = 0; i < n; i++) {
+		CHECK(events[i].id == first + i, "event %d: id %llu, want %llu", i,
+		      (unsigned long long)events[i].id, (unsigned long long)(first + i));
+		CHECK(!i || events[i].ts >= events[i - 1].ts, "event %d: time went back", i);
+	}
+	return 0;
+}
+
+static int test_basic(void)
+{
+	struct buf *b = buf_new(4);
+	int n, i;
+
+	for (i = 1; i <= 100; i++)
+		CHECK(!write_event(b, i, 1000 + i * 10), "reserve %d failed", i);
+	n = srb_consume(&b->reader, events, MAX_EVENTS);
+	CHECK(n >= 0, "%s", b->reader.error);
+	if (check_ids(n, 1, 100))
+		return -1;
+	for (i = 0; i < n; i++)
+		CHECK(events[i].ts == 1000 + (i + 1) * 10, "event %d: ts %llu", i,
+		      (unsigned long long)events[i].ts);
+	CHECK(b->reader.lost_total == 0, "lost %llu", (unsigned long long)b->reader.lost_total);
+	CHECK(b->cpu_buffer.meta->entries == 100, "meta entries %llu",
+	      (unsigned long long)b->cpu_buffer.meta->entries);
+	CHECK(b->cpu_buffer.meta->meta_struct_len == sizeof(struct trace_buffer_meta) &&
+	      b->cpu_buffer.meta->nr_subbufs == 4 && b->cpu_buffer.meta->subbuf_size == PAGE_SIZE,
+	      "meta header");
+	/* Nothing more to read. */
+	CHECK(srb_consume(&b->reader, events, MAX_EVENTS) == 0, "read again");
+	buf_free(b);
+	return 0;
+}
+
+/* Writing 3 pages' worth into a 2-page ring wraps and fills every page. */
+static int test_wrap(void)
+{
+	struct buf *b = buf_new(3);
+	int total = 0, n, i;
+	u64 id = 1;
+
+	/* Read as we go: no loss however often the ring wraps. */
+	for (i = 0; i < 20; i++) {
+		int k;
+
+		for (k = 0; k < PER_PAGE; k++, id++)
+			CHECK(!write_event(b, id, id), "reserve failed");
+		n = srb_consume(&b->reader, events + total, MAX_EVENTS - total);
+		CHECK(n >= 0, "%s", b->reader.error);
+		total += n;
+	}
+	if (check_ids(total, 1, id - 1))
+		return -1;
+	CHECK(b->reader.lost_total == 0, "lost %llu", (unsigned long long)b->reader.lost_total);
+	CHECK(b->cpu_buffer.meta->pages_touched >= 19, "pages_touched %llu",
+	      (unsigned long long)b->cpu_buffer.meta->pages_touched);
+	buf_free(b);
+	return 0;
+}
+
+/* Flight recorder: the oldest pages are overwritten and counted. */
+static int test_overwrite(void)
+{
+	struct buf *b = buf_new(5);	/* reader + 4 in the ring */
+	struct trace_buffer_meta *meta;
+	u64 written = 20 * PER_PAGE + 7, first;
+	int n;
+	u64 i;
+
+	for (i = 1; i <= written; i++)
+		CHECK(!write_event(b, i, i), "reserve failed");
+	meta = b->cpu_buffer.meta;
+	n = srb_consume(&b->reader, events, MAX_EVENTS);
+	CHECK(n > 0, "nothing read: %s", b->reader.error);
+	first = events[0].id;
+	if (check_ids(n, first, written))
+		return -1;
+	/* Everything before the first id read was reported lost, once. */
+	CHECK(events[0].lost_before == first - 1, "lost before first: %llu, want %llu",
+	      (unsigned long long)events[0].lost_before, (unsigned long long)(first - 1));
+	CHECK(b->reader.lost_total == first - 1, "lost total %llu",
+	      (unsigned long long)b->reader.lost_total);
+	CHECK(meta->overrun == first - 1, "overrun %llu, want %llu",
+	      (unsigned long long)meta->overrun, (unsigned long long)(first - 1));
+	CHECK(meta->entries == written, "entries %llu", (unsigned long long)meta->entries);
+	CHECK(meta->pages_lost == (first - 1) / PER_PAGE, "pages_lost %llu",
+	      (unsigned long long)meta->pages_lost);
+	/* The ring holds 3 full pages plus the tail. */
+	CHECK(n == 3 * PER_PAGE + 7, "read %d", n);
+	buf_free(b);
+	return 0;
+}
+
+/* Deltas that do not fit in 27 bits need a TIME_EXTEND. */
+/* The @n events read never go back in time. */
+static int check_time_order(int n)
+{
+	u64 prev = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		CHECK(events[i].ts >= prev, "event %d at %llu after %llu", i,
+		      (unsigned long long)events[i].ts, (unsigned long long)prev);
+		prev = events[i].ts;
+	}
+	return 0;
+}
+
+static int test_time_extend(void)
+{
+	static const u64 ts[] = { 5, 6, 6 + (1ULL << 27), 7 + (1ULL << 27),
+				  (1ULL << 40), (1ULL << 40) + (1ULL << 27) - 1,
+				  (1ULL << 50) + 3, (1ULL << 50) + 3 };
+	struct buf *b = buf_new(3);
+	int n, i;
+
+	for (i = 0; i < 8; i++)
+		CHECK(!write_event(b, i + 1, ts[i]), "reserve failed");
+	n = srb_consume(&b->reader, events, MAX_EVENTS);
+	CHECK(n == 8, "read %d: %s", n, b->reader.error);
+	for (i = 0; i < 8; i++)
+		CHECK(events[i].ts == ts[i], "event %d: ts %llu, want %llu", i,
+		      (unsigned long long)events[i].ts, (unsigned long long)ts[i]);
+	/* A time stamp going back is clamped, not wrapped. */
+	CHECK(!write_event(b, 9, ts[7] - 100), "reserve failed");
+	n = srb_consume(&b->reader, events, MAX_EVENTS);
+	CHECK(n == 1 && events[0].ts == ts[7], "backwards ts gave %llu",
+	      (unsigned long long)events[0].ts);
+	buf_free(b);
+	return 0;
+}
+
+/* A clock stepping back at any event, page boundaries included. */
+static int test_time_monotonic(void)
+{
+	struct buf *b = buf_new(8);
+	u64 ts = 1000000;
+	int n, i;
+
+	for (i = 1; i <= 4 * PER_PAGE; i++) {
+		/* Back by 500 ns every few events. */
+		ts = i % 7 ? ts + 100 : ts - 500;
+		CHECK(!write_event(b, i, ts), "reserve failed");
+	}
+	n = srb_consume(&b->reader, events, MAX_EVENTS);
+	CHECK(n == 4 * PER_PAGE, "read %d: %s", n, b->reader.error);
+	if (check_time_order(n))
+		return -1;	/* why says which */
+	buf_free(b);
+	return 0;
+}
+
+/*
+ * A clock that stands still, or was set back, still gives every page a stamp
+ * of its own, newer than the previous page's: readers tell pages (and laps)
+ * apart by their stamps.
+ */
+static int test_page_stamps_distinct(void)
+{
+	u64 stamps[4];
+	struct buf *b = buf_new(4);
+	int n, i, j, used = 0;
+
+	/* A page at 5000, then the clock is set back to 1000 and stays. */
+	for (i = 1; i <= PER_PAGE; i++)
+		CHECK(!write_event(b, i, 5000), "reserve failed");
+	for (; i <= 6 * PER_PAGE; i++)
+		CHECK(!write_event(b, i, 1000), "reserve failed");
+	for (i = 0; i < 4; i++) {
+		struct simple_buffer_data_page *dpage = b->pages[i];
+
+		stamps[i] = dpage->commit ? dpage->time_stamp : i;
+		if (!dpage->commit)
+			continue;	/* the reader page */
+		used++;
+		CHECK(stamps[i] > 5000, "page %d stamped %llu, not after 5000", i,
+		      (unsigned long long)stamps[i]);
+		for (j = 0; j < i; j++)
+			CHECK(stamps[i] != stamps[j], "pages %d and %d both stamped %llu",
+			      j, i, (unsigned long long)stamps[i]);
+	}
+	CHECK(used == 3, "%d pages written, want 3", used);
+	n = srb_consume(&b->reader, events, MAX_EVENTS);
+	CHECK(n > 0, "read %d: %s", n, b->reader.error);
+	if (check_time_order(n))
+		return -1;	/* why says which */
+	buf_free(b);
+	return 0;
+}
+
+static int test_reset(void)
+{
+	struct buf *b = buf_new(4);
+	int n, i;
+
+	for (i = 1; i <= 10 * PER_PAGE; i++)
+		CHECK(!write_event(b, i, i), "reserve failed");
+	/* Read a little, then reset in the middle of the stream. */
+	n = srb_read_page(&b->reader, events, 5);
+	CHECK(n >= 0, "%s", b->reader.error);
+	CHECK(!simple_ring_buffer_reset(&b->cpu_buffer), "reset failed");
+	CHECK(b->cpu_buffer.meta->overrun == 0 && b->cpu_buffer.meta->entries == 0 &&
+	      b->cpu_buffer.meta->pages_lost == 0 && b->cpu_buffer.meta->reader.id == 0,
+	      "counters not cleared");
+	srb_reader_init(&b->reader, &b->cpu_buffer, b->pages);
+	for (i = 1000; i < 1010; i++)
+		CHECK(!write_event(b, i, 100000 + i), "reserve after reset failed");
+	n = srb_consume(&b->reader, events, MAX_EVENTS);
+	CHECK(n >= 0, "%s", b->reader.error);
+	if (check_ids(n, 1000, 1009))
+		return -1;
+	CHECK(b->reader.lost_total == 0, "lost %llu after reset",
+	      (unsigned long long)b->reader.lost_total);
+	buf_free(b);
+	return 0;
+}
+
+/* A reserve inside another (an interrupt on the writer's CPU) fails and counts. */
+static int test_nested(void)
+{
+	struct buf *b = buf_new(3);
+	u64 *outer;
+	int n;
+
+	CHECK(!write_event(b, 1, 1), "reserve failed");
+	outer = simple_ring_buffer_reserve(&b->cpu_buffer, 8, 2);
+	CHECK(outer, "outer reserve failed");
+	CHECK(!simple_ring_buffer_reserve(&b->cpu_buffer, 8, 3), "nested reserve succeeded");
+	CHECK(!simple_ring_buffer_reserve(&b->cpu_buffer, 8, 3), "nested reserve succeeded");
+	*outer = 2;
+	simple_ring_buffer_commit(&b->cpu_buffer);
+	CHECK(!write_event(b, 3, 4), "reserve after nesting failed");
+	CHECK(b->cpu_buffer.dropped == 2, "dropped %lu", b->cpu_buffer.dropped);
+	n = srb_consume(&b->reader, events, MAX_EVENTS);
+	CHECK(n >= 0, "%s", b->reader.error);
+	if (check_ids(n, 1, 3))
+		return -1;
+	/* The drops are reported to the reader as lost events. */
+	CHECK(b->reader.lost_total == 2, "lost %llu", (unsigned long long)b->reader.lost_total);
+	buf_free(b);
+	return 0;
+}
+
+static int test_disabled_and_limits(void)
+{
+	struct buf *b = buf_new(3);
+
+	CHECK(!simple_ring_buffer_reserve(&b->cpu_buffer, SIMPLE_RB_MAX_PAYLOAD + 1, 1),
+	      "oversized reserve succeeded");
+	CHECK(simple_ring_buffer_reserve(&b->cpu_buffer, SIMPLE_RB_MAX_PAYLOAD, 1),
+	      "largest reserve failed");
+	simple_ring_buffer_commit(&b->cpu_buffer);
+	simple_ring_buffer_enable_tracing(&b->cpu_buffer, false);
+	CHECK(!simple_ring_buffer_reserve(&b->cpu_buffer, 8, 2), "reserve while disabled");
+	CHECK(b->cpu_buffer.dropped == 1, "dropped %lu (disabled must not count)",
+	      b->cpu_buffer.dropped);
+	simple_ring_buffer_enable_tracing(&b->cpu_buffer, true);
+	CHECK(!write_event(b, 7, 3), "reserve after enable failed");
+	simple_ring_buffer_unload(&b->cpu_buffer);
+	CHECK(!simple_ring_buffer_reserve(&b->cpu_buffer, 8, 4), "reserve after unload");
+	CHECK(simple_ring_buffer_swap_reader_page(&b->cpu_buffer) == -ENODEV, "swap after unload");
+	CHECK(simple_ring_buffer_reset(&b->cpu_buffer) == -ENODEV, "reset after unload");
+	buf_free(b);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(void);
+} tests[] = {
+	{ "basic", test_basic },
+	{ "wrap-around", test_wrap },
+	{ "overwrite-lost-counts", test_overwrite },
+	{ "time-extend", test_time_extend },
+	{ "time-never-goes-back", test_time_monotonic },
+	{ "page-stamps-distinct", test_page_stamps_distinct },
+	{ "reset-mid-stream", test_reset },
+	{ "nested-reserve-counted", test_nested },
+	{ "disabled-and-limits", test_disabled_and_limits },
+};
+
+int main(int argc, char **argv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tests); i++) {
+		if (argc > 1 && !strstr(tests[i].name, argv[1]))
+			continue;
+		why[0] = 0;
+		if (tests[i].fn()) {
+			printf("FAIL %s: %s\n", tests[i].name, why);
+			failures++;
+		} else {
+			printf("PASS %s\n", tests[i].name);
+		}
+		fflush(stdout);
+	}
+	return failures;
+}

@@ -1,0 +1,2122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_remote: tracefs front end for ring buffers written outside the kernel.
+ *
+ * A remote (a hypervisor, firmware, a test module...) registers callbacks and
+ * its events; this file shows it as /sys/kernel/tracing/remotes/<name>/ and
+ * reads its buffer through the ring buffer's remote mode. The kernel never
+ * writes into the remote's pages. See Documentation/trace/remotes.rst.
+ *
+ * Lifecycle: the buffer is loaded (allocated and handed to the writer) when
+ * tracing is turned on or a consuming reader opens, and unloaded when tracing
+ * is off, no reader holds it and nothing is left to read.
+ *
+ * Files: every open file holds a reference on its remote and on the module
+ * that registered it, so the module cannot go while a file is open; once
+ * trace_remote_unregister() ran, every operation fails with -ENODEV.
+ *
+ * Readers follow the model of the kernel's own trace files: each open file
+ * has a mutex for its text and iterators, and consumers take the access
+ * lock of their CPU (or of all CPUs) around peek, print and consume, so that
+ * no event is printed twice or consumed unprinted.
+ */
+
+#define pr_fmt(fmt) "trace_remote: " fmt
+
+#include <linux/hrtimer.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/refcount.h>
+#include <linux/ring_buffer.h>
+#include <linux/rwsem.h>
+#include <linux/sched/signal.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/tracefs.h>
+#include <linux/trace_remote.h>
+#include <linux/trace_seq.h>
+#include <linux/uaccess.h>
+#include <linux/uio.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "trace.h"	/* TRACE_MODE_READ, TRACE_MODE_WRITE */
+
+#define TRACE_REMOTE_DEFAULT_SIZE	(7 << 10)
+
+/*
+ * How often the meta pages are looked at while a consuming reader is open
+ * and events come: it bounds the time between a write and its visibility
+ * in trace_pipe. An hrtimer, not a jiffy: at HZ=250 one tick is 4 ms. After
+ * a second without anything to read, the poll slows down to
+ * TRACE_REMOTE_IDLE_POLL_MS, so that an idle reader costs a few wakeups a
+ * second; the first event after that waits up to that long.
+ */
+static unsigned int poll_ms = 1;
+module_param(poll_ms, uint, 0644);
+MODULE_PARM_DESC(poll_ms, "Interval in ms at which open trace_pipe readers poll remotes (1-1000)");
+
+#define TRACE_REMOTE_IDLE_POLL_MS	100
+
+struct trace_remote;
+
+/*
+ * The inode private data of the per-CPU files (cpu) and the top files (-1),
+ * with the access lock of consumers of that CPU.
+ */
+struct trace_remote_cpu {
+	struct trace_remote	*remote;	/* first, see trace_remote_of_inode() */
+	int			cpu;
+	struct mutex		access;		/* consumers of @cpu */
+	/* The writer's counters when the buffer was last released. */
+	unsigned long		released_overrun;
+	unsigned long		released_read;
+};
+
+/* The inode private data of an event's files. */
+struct trace_remote_event_file {
+	struct trace_remote	*remote;	/* first, see trace_remote_of_inode() */
+	struct remote_event	*event;
+};
+
+struct trace_remote {
+	struct list_head			list;
+	const struct trace_remote_callbacks	*cbs;
+	void					*priv;
+	struct module				*owner;
+	struct remote_event			*events;
+	size_t					nr_events;
+	struct dentry				*dentry;
+	refcount_t				ref;	/* registration + open files */
+
+	/* Consumers: all CPUs take it for writing, one CPU for reading. */
+	struct rw_semaphore			access_lock;
+
+	struct mutex				lock;	/* everything below */
+	bool					gone;	/* unregistered */
+	struct trace_buffer			*trace_buffer;
+	struct trace_buffer_desc		*trace_buffer_desc;
+	struct ring_buffer_remote		rb_remote;
+	struct cpumask				buffer_cpus;	/* when loaded */
+	unsigned long				trace_buffer_size;
+	bool					tracing_on;
+	int					nr_users;	/* holding the buffer */
+	int					nr_readers;	/* consuming */
+
+	wait_queue_head_t			wait;
+	struct work_struct			poll_work;
+	struct hrtimer				poll_timer;	/* queues poll_work */
+	unsigned long				poll_busy;	/* jiffies, data seen */
+	unsigned long				poll_written;	/* at the last poll */
+	struct trace_remote_cpu			*cpus;	/* nr_cpu_ids + 1 */
+	struct trace_remote_event_file		*event_files;	/* nr_events */
+	char					name[];
+};
+
+static DEFINE_MUTEX(trace_remotes_lock);
+static LIST_HEAD(trace_remotes);
+static struct dentry *remotes_dir;
+
+/* Pages of a buffer of @size bytes per CPU, meta pages included. */
+static unsigned long trace_remote_buffer_pages(unsigned long size, unsigned int nr_cpus)
+{
+	return (max(DIV_ROUND_UP(size, PAGE_SIZE), 2UL) + 2) * nr_cpus;
+}
+
+static bool trace_remote_loaded(struct trace_remote *remote)
+{
+	return !!remote->trace_buffer;
+}
+
+static void trace_remote_forget_stats(struct trace_remote *remote, int cpu)
+{
+	int c;
+
+	for_each_possible_cpu(c) {
+		if (cpu != RING_BUFFER_ALL_CPUS && cpu != c)
+			continue;
+		remote->cpus[c].released_overrun = 0;
+		remote->cpus[c].released_read = 0;
+	}
+}
+
+static int trace_remote_load(struct trace_remote *remote)
+{
+	struct ring_buffer_desc *rbdesc;
+	struct trace_buffer_desc *desc;
+	struct trace_buffer *buffer;
+	int i;
+
+	lockdep_assert_held(&remote->lock);
+
+	if (trace_remote_loaded(remote))
+		return 0;
+
+	desc = remote->cbs->load_trace_buffer(remote->trace_buffer_size, remote->priv);
+	if (IS_ERR(desc))
+		return PTR_ERR(desc);
+
+	remote->rb_remote.desc = desc;
+	buffer = ring_buffer_alloc_remote(&remote->rb_remote);
+	if (!buffer) {
+		remote->cbs->unload_trace_buffer(desc, remote->priv);
+		return -ENOMEM;
+	}
+
+	remote->trace_buffer_desc = desc;
+	remote->trace_buffer = buffer;
+	trace_remote_forget_stats(remote, RING_BUFFER_ALL_CPUS);
+	cpumask_clear(&remote->buffer_cpus);
+	for_each_ring_buffer_desc(rbdesc, i, desc)
+		cpumask_set_cpu(rbdesc->cpu, &remote->buffer_cpus);
+	return 0;
+}
+
+static bool trace_remote_empty(struct trace_remote *remote, int cpu)
+{
+	struct trace_buffer *buffer = remote->trace_buffer;
+	int c;
+
+	if (!buffer)
+		return true;
+
+	if (cpu != RING_BUFFER_ALL_CPUS)
+		return ring_buffer_empty_cpu(buffer, cpu);
+
+	for_each_possible_cpu(c) {
+		if (!ring_buffer_empty_cpu(buffer, c))
+			return false;
+	}
+	return true;
+}
+
+/* Events the writers ever committed, over all CPUs (as of the last poll). */
+static unsigned long trace_remote_written(struct trace_remote *remote)
+{
+	struct trace_buffer *buffer = remote->trace_buffer;
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_cpu(cpu, &remote->buffer_cpus)
+		sum += ring_buffer_entries_cpu(buffer, cpu) +
+		       ring_buffer_overrun_cpu(buffer, cpu) +
+		       ring_buffer_read_events_cpu(buffer, cpu);
+	return sum;
+}
+
+/*
+ * Events are coming: keep polling at the full rate. Readers that find
+ * events before the poll does say so here.
+ */
+static void trace_remote_busy(struct trace_remote *remote)
+{
+	WRITE_ONCE(remote->poll_busy, jiffies);
+}
+
+/*
+ * Unload if nobody needs the buffer any more: once unregistered, what is
+ * left unread goes too.
+ */
+static void trace_remote_try_unload(struct trace_remote *remote)
+{
+	int cpu;
+
+	lockdep_assert_held(&remote->lock);
+
+	if (!trace_remote_loaded(remote) || remote->tracing_on || remote->nr_users)
+		return;
+
+	if (!remote->gone) {
+		ring_buffer_poll_remote(remote->trace_buffer, RING_BUFFER_ALL_CPUS);
+		if (!trace_remote_empty(remote, RING_BUFFER_ALL_CPUS))
+			return;
+	}
+
+	/* What a reader lost and read stays in stats (trace-cmd reads it now). */
+	for_each_cpu(cpu, &remote->buffer_cpus) {
+		remote->cpus[cpu].released_overrun =
+			ring_buffer_overrun_cpu(remote->trace_buffer, cpu);
+		remote->cpus[cpu].released_read =
+			ring_buffer_read_events_cpu(remote->trace_buffer, cpu);
+	}
+	ring_buffer_free(remote->trace_buffer);
+	remote->trace_buffer = NULL;
+	remote->cbs->unload_trace_buffer(remote->trace_buffer_desc, remote->priv);
+	remote->trace_buffer_desc = NULL;
+}
+
+static void trace_remote_poll(struct work_struct *work)
+{
+	struct trace_remote *remote = container_of(work, struct trace_remote, poll_work);
+	unsigned int ms = clamp_val(READ_ONCE(poll_ms), 1, 1000);
+	unsigned long written;
+	bool fresh;
+
+	scoped_guard(mutex, &remote->lock) {
+		/* No timer once gone: unregister cancels what was armed before. */
+		if (!remote->nr_readers || !trace_remote_loaded(remote) || remote->gone)
+			return;
+		ring_buffer_poll_remote(remote->trace_buffer, RING_BUFFER_ALL_CPUS);
+		/*
+		 * New writes, not unread data: events that no open reader
+		 * consumes must not keep the poll busy or wake readers of
+		 * other CPUs for nothing.
+		 */
+		written = trace_remote_written(remote);
+		fresh = written != remote->poll_written;
+		remote->poll_written = written;
+		if (fresh) {
+			trace_remote_busy(remote);
+		} else if (time_after(jiffies, READ_ONCE(remote->poll_busy) + HZ)) {
+			ms = max(ms, TRACE_REMOTE_IDLE_POLL_MS);
+			/* Idle stays idle, however long (jiffies wrap). */
+			WRITE_ONCE(remote->poll_busy, jiffies - HZ - 1);
+		}
+		/* A tenth of the interval of slack lets idle timers coalesce. */
+		hrtimer_start_range_ns(&remote->poll_timer, ms_to_ktime(ms),
+				       (u64)ms * NSEC_PER_MSEC / 10, HRTIMER_MODE_REL_SOFT);
+	}
+	/*
+	 * Blocked readers only wake up for something new: one that starts to
+	 * wait checks for data first.
+	 */
+	if (fresh)
+		wake_up_interruptible(&remote->wait);
+}
+
+static enum hrtimer_restart trace_remote_poll_timer(struct hrtimer *timer)
+{
+	struct trace_remote *remote = container_of(timer, struct trace_remote, poll_timer);
+
+	queue_work(system_wq, &remote->poll_work);
+	return HRTIMER_NORESTART;
+}
+
+/* Stop polling for good: @remote is gone (set under its lock). */
+static void trace_remote_poll_stop(struct trace_remote *remote)
+{
+	/* The timer may queue the work, which no longer arms the timer. */
+	hrtimer_cancel(&remote->poll_timer);
+	cancel_work_sync(&remote->poll_work);
+}
+
+static struct remote_event *trace_remote_find_event(struct trace_remote *remote,
+						    unsigned short id)
+{
+	size_t i;
+
+	/* Ids are usually the index + 1. */
+	if (id && id <= remote->nr_events && remote->events[id - 1].id == id)
+		return &remote->events[id - 1];
+
+	for (i = 0; i < remote->nr_events; i++) {
+		if (remote->events[i].id == id)
+			return &remote->events[i];
+	}
+	return NULL;
+}
+
+/*
+ * Consumers of one CPU exclude each other and the consumers of all CPUs,
+ * as trace_access_lock() does for the kernel's own buffers.
+ */
+static void trace_remote_access_lock(struct trace_remote *remote, int cpu)
+{
+	if (cpu == RING_BUFFER_ALL_CPUS) {
+		down_write(&remote->access_lock);
+	} else {
+		down_read(&remote->access_lock);
+		mutex_lock(&remote->cpus[cpu].access);
+	}
+}
+
+static void trace_remote_access_unlock(struct trace_remote *remote, int cpu)
+{
+	if (cpu == RING_BUFFER_ALL_CPUS) {
+		up_write(&remote->access_lock);
+	} else {
+		mutex_unlock(&remote->cpus[cpu].access);
+		up_read(&remote->access_lock);
+	}
+}
+
+/*
+ * Readers: trace (non-consuming) and trace_pipe (consuming), for all CPUs or
+ * one. Text is built in @seq; @pos is how much of it was already read.
+ * @lock serializes the users of one open file (threads, pread, splice).
+ */
+struct trace_remote_reader {
+	struct trace_remote		*remote;
+	int				cpu;
+	bool				consuming;
+	bool				counted;	/* in nr_readers */
+	bool				holds_buffer;
+	struct mutex			lock;		/* users of this open file */
+	struct ring_buffer_iter		**iters;	/* non-consuming, by CPU */
+	unsigned long			*iter_lost;	/* to report, by CPU */
+	struct trace_seq		seq;
+	size_t				pos;
+};
+
+/* Events were lost, but how many is not known (as trace.c prints it). */
+#define TRACE_REMOTE_LOST_UNKNOWN	ULONG_MAX
+
+static bool trace_remote_reader_has_cpu(struct trace_remote_reader *reader, int cpu)
+{
+	return reader->cpu == RING_BUFFER_ALL_CPUS || reader->cpu == cpu;
+}
+
+/* The next event in time order, not consumed yet. */
+static struct ring_buffer_event *
+trace_remote_peek(struct trace_remote_reader *reader, int *cpu, u64 *ts,
+		  unsigned long *lost)
+{
+	struct trace_buffer *buffer = reader->remote->trace_buffer;
+	struct ring_buffer_event *event, *next = NULL;
+	unsigned long l;
+	u64 t;
+	int c;
+
+	for_each_possible_cpu(c) {
+		if (!trace_remote_reader_has_cpu(reader, c))
+			continue;
+		if (reader->consuming) {
+			l = 0;
+			event = ring_buffer_peek(buffer, c, &t, &l);
+		} else {
+			if (!reader->iters[c])
+				continue;
+			event = ring_buffer_iter_peek(reader->iters[c], &t);
+			l = reader->iter_lost[c];
+			/* The writer came round to the page being read. */
+			if (ring_buffer_iter_dropped(reader->iters[c]))
+				l = TRACE_REMOTE_LOST_UNKNOWN;
+		}
+		if (event && (!next || t < *ts)) {
+			next = event;
+			*ts = t;
+			*cpu = c;
+			*lost = l;
+		}
+	}
+	return next;
+}
+
+static void trace_remote_advance(struct trace_remote_reader *reader, int cpu)
+{
+	if (reader->consuming) {
+		ring_buffer_consume(reader->remote->trace_buffer, cpu, NULL, NULL);
+	} else {
+		ring_buffer_iter_advance(reader->iters[cpu]);
+		reader->iter_lost[cpu] = 0;
+	}
+}
+
+/* The length of a record of @re: up to the end of its last field. */
+static unsigned int trace_remote_event_len(const struct remote_event *re)
+{
+	unsigned int i, len = sizeof(struct remote_event_hdr);
+
+	for (i = 0; i < re->nr_fields; i++)
+		len = max(len, re->fields[i].offset + re->fields[i].size);
+	return len;
+}
+
+static void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
+			       struct ring_buffer_event *event, int cpu, u64 ts,
+			       unsigned long lost)
+{
+	struct remote_event_hdr *hdr = ring_buffer_event_data(event);
+	unsigned int len = ring_buffer_event_length(event);
+	struct remote_event *re = NULL;
+	u64 secs = ts;
+	u32 nsecs;
+
+	if (len >= sizeof(*hdr))
+		re = trace_remote_find_event(remote, hdr->id);
+
+	if (lost == TRACE_REMOTE_LOST_UNKNOWN)
+		trace_seq_printf(s, "CPU:%d [LOST EVENTS]\n", cpu);
+	else if (lost)
+		trace_seq_printf(s, "CPU:%d [LOST %lu EVENTS]\n", cpu, lost);
+
+	nsecs = do_div(secs, NSEC_PER_SEC);
+	trace_seq_printf(s, "[%03d]\t%5llu.%06u: ", cpu, secs, nsecs / 1000);
+	if (re && len < trace_remote_event_len(re)) {
+		/* Damaged (a dump racing with the writer): not past its end. */
+		trace_seq_printf(s, "%s (%u bytes, too short)", re->name, len);
+	} else if (re) {
+		trace_seq_printf(s, "%s ", re->name);
+		re->print(hdr, s);
+	} else {
+		trace_seq_printf(s, "UNKNOWN EVENT id=%u", hdr->id);
+	}
+	trace_seq_putc(s, '\n');
+}
+
+/* Fill reader->seq with as many whole lines as fit. */
+static void trace_remote_fill(struct trace_remote_reader *reader)
+{
+	struct trace_seq *s = &reader->seq;
+	struct ring_buffer_event *event;
+	unsigned long lost;
+	unsigned int save;
+	int cpu;
+	u64 ts;
+
+	trace_seq_init(s);
+	reader->pos = 0;
+
+	while ((event = trace_remote_peek(reader, &cpu, &ts, &lost))) {
+		save = s->seq.len;
+		trace_remote_print(reader->remote, s, event, cpu, ts, lost);
+		if (trace_seq_has_overflowed(s)) {
+			s->seq.len = save;
+			s->full = 0;
+			break;
+		}
+		trace_remote_advance(reader, cpu);
+	}
+}
+
+static bool trace_remote_reader_ready(struct trace_remote_reader *reader)
+{
+	return !trace_remote_empty(reader->remote, reader->cpu);
+}
+
+static unsigned int trace_remote_poll_ms(void)
+{
+	return clamp_val(READ_ONCE(poll_ms), 1, 1000);
+}
+
+/*
+ * Sleep until there is something to read, the remote goes or a signal
+ * comes. When there is data that could not be read (the writer did not
+ * hand over a page), sleep one poll interval before trying again.
+ */
+static int trace_remote_wait(struct trace_remote_reader *reader)
+{
+	struct trace_remote *remote = reader->remote;
+
+	if (READ_ONCE(remote->gone))
+		return -ENODEV;
+	if (trace_remote_reader_ready(reader)) {
+		unsigned int ms = trace_remote_poll_ms();
+		ktime_t t = ms_to_ktime(ms);
+
+		/* Slack as the poll's: each try may ask the remote for pages. */
+		set_current_state(TASK_INTERRUPTIBLE);
+		schedule_hrtimeout_range(&t, (u64)ms * NSEC_PER_MSEC / 10, HRTIMER_MODE_REL);
+		return signal_pending(current) ? -ERESTARTSYS : 0;
+	}
+	return wait_event_interruptible(remote->wait, READ_ONCE(remote->gone) ||
+					trace_remote_reader_ready(reader));
+}
+
+static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct file *filp = iocb->ki_filp;
+	struct trace_remote_reader *reader = filp->private_data;
+	struct trace_remote *remote = reader->remote;
+	size_t avail, copied;
+	ssize_t ret;
+
+	if (!iov_iter_count(to))
+		return 0;
+
+	if (mutex_lock_interruptible(&reader->lock))
+		return -ERESTARTSYS;
+	for (;;) {
+		if (READ_ONCE(remote->gone)) {
+			ret = -ENODEV;
+			goto unlock;
+		}
+		avail = trace_seq_used(&reader->seq) - reader->pos;
+		if (avail)
+			break;
+
+		ret = 0;
+		if (!reader->holds_buffer)
+			goto unlock;
+
+		if (reader->consuming)
+			trace_remote_access_lock(remote, reader->cpu);
+		trace_remote_fill(reader);
+		if (reader->consuming)
+			trace_remote_access_unlock(remote, reader->cpu);
+		if (trace_seq_used(&reader->seq)) {
+			if (reader->consuming)
+				trace_remote_busy(remote);
+			continue;
+		}
+
+		/* Nothing to read. */
+		if (!reader->consuming)
+			goto unlock;
+		ret = -EAGAIN;
+		if ((filp->f_flags & O_NONBLOCK) || (iocb->ki_flags & IOCB_NOWAIT))
+			goto unlock;
+		mutex_unlock(&reader->lock);
+		ret = trace_remote_wait(reader);
+		if (ret)
+			return ret;
+		if (mutex_lock_interruptible(&reader->lock))
+			return -ERESTARTSYS;
+	}
+
+	copied = copy_to_iter(reader->seq.buffer + reader->pos, avail, to);
+	reader->pos += copied;
+	ret = copied ?: -EFAULT;
+unlock:
+	mutex_unlock(&reader->lock);
+	return ret;
+}
+
+static __poll_t trace_remote_poll_read(struct file *filp, struct poll_table_struct *pt)
+{
+	struct trace_remote_reader *reader = filp->private_data;
+	struct trace_remote *remote = reader->remote;
+
+	poll_wait(filp, &remote->wait, pt);
+	if (READ_ONCE(remote->gone))
+		return EPOLLIN | EPOLLRDNORM | EPOLLERR;
+	/* Unlocked: a stale answer only makes the caller read or poll again. */
+	if (trace_seq_used(&reader->seq) > READ_ONCE(reader->pos) ||
+	    (reader->holds_buffer && !trace_remote_empty(remote, reader->cpu)))
+		return EPOLLIN | EPOLLRDNORM;
+	return 0;
+}
+
+/* Reset one CPU or all: consumers see the buffer before or after, whole. */
+static int trace_remote_reset(struct trace_remote *remote, int cpu)
+{
+	int c, ret = 0;
+
+	lockdep_assert_held(&remote->lock);
+
+	if (remote->gone)
+		return -ENODEV;
+	trace_remote_forget_stats(remote, cpu);
+	if (!trace_remote_loaded(remote))
+		return 0;
+
+	trace_remote_access_lock(remote, cpu);
+	for_each_cpu(c, &remote->buffer_cpus) {
+		if (cpu != RING_BUFFER_ALL_CPUS && cpu != c)
+			continue;
+		ret = ring_buffer_reset_remote_cpu(remote->trace_buffer, c);
+		if (ret)
+			break;
+	}
+	trace_remote_access_unlock(remote, cpu);
+	if (!ret)
+		trace_remote_try_unload(remote);
+	return ret;
+}
+
+static struct trace_remote *trace_remote_of_inode(struct inode *inode)
+{
+	/* struct trace_remote_cpu and trace_remote_event_file start with it. */
+	return *(struct trace_remote **)inode->i_private;
+}
+
+/* Is @data (an inode's private data) one of the elements of @remote? */
+static bool trace_remote_owns(struct trace_remote *remote, void *data)
+{
+	uintptr_t p = (uintptr_t)data;
+	uintptr_t cpus = (uintptr_t)remote->cpus;
+	uintptr_t efiles = (uintptr_t)remote->event_files;
+
+	if (p >= cpus && p < cpus + (nr_cpu_ids + 1) * sizeof(*remote->cpus))
+		return !((p - cpus) % sizeof(*remote->cpus));
+	if (p >= efiles && p < efiles + remote->nr_events * sizeof(*remote->event_files))
+		return !((p - efiles) % sizeof(*remote->event_files));
+	return false;
+}
+
+/*
+ * Take a reference on the remote of a file being opened, and on its module.
+ * The inode may be one of a remote being unregistered: only a remote still
+ * listed is used, found without looking at the inode's private data first.
+ */
+static struct trace_remote *trace_remote_get(struct inode *inode)
+{
+	struct trace_remote *remote;
+	int ret;
+
+	ret = security_locked_down(LOCKDOWN_TRACEFS);
+	if (ret)
+		return ERR_PTR(ret);
+
+	guard(mutex)(&trace_remotes_lock);
+	list_for_each_entry(remote, &trace_remotes, list) {
+		if (!trace_remote_owns(remote, inode->i_private))
+			continue;
+		if (!try_module_get(remote->owner))
+			return ERR_PTR(-ENODEV);
+		refcount_inc(&remote->ref);
+		return remote;
+	}
+	return ERR_PTR(-ENODEV);
+}
+
+static void trace_remote_free(struct trace_remote *remote);
+
+static void trace_remote_put(struct trace_remote *remote)
+{
+	struct module *owner = remote->owner;
+
+	if (refcount_dec_and_test(&remote->ref))
+		trace_remote_free(remote);
+	module_put(owner);
+}
+
+/* open and release of the files that are not readers. */
+static int trace_remote_file_open(struct inode *inode, struct file *filp)
+{
+	struct trace_remote *remote = trace_remote_get(inode);
+
+	return PTR_ERR_OR_ZERO(remote);
+}
+
+static int trace_remote_file_release(struct inode *inode, struct file *filp)
+{
+	trace_remote_put(trace_remote_of_inode(inode));
+	return 0;
+}
+
+static void trace_remote_put_reader(struct trace_remote_reader *reader)
+{
+	struct trace_remote *remote = reader->remote;
+	int cpu;
+
+	if (reader->iters) {
+		for_each_possible_cpu(cpu) {
+			if (reader->iters[cpu])
+				ring_buffer_read_finish(reader->iters[cpu]);
+		}
+		kfree(reader->iters);
+	}
+	kfree(reader->iter_lost);
+
+	scoped_guard(mutex, &remote->lock) {
+		if (reader->counted)
+			remote->nr_readers--;
+		if (reader->holds_buffer)
+			remote->nr_users--;
+		trace_remote_try_unload(remote);
+	}
+	trace_remote_put(remote);
+	kfree(reader);
+}
+
+/* @size: of the reader, which may be embedded first in a larger struct. */
+static int trace_remote_open(struct inode *inode, struct file *filp, bool consuming,
+			     size_t size)
+{
+	struct trace_remote_cpu *rcpu = inode->i_private;
+	struct trace_remote_reader *reader;
+	struct trace_remote *remote;
+	int cpu, ret = 0;
+
+	remote = trace_remote_get(inode);
+	if (IS_ERR(remote))
+		return PTR_ERR(remote);
+
+	reader = kzalloc(size, GFP_KERNEL);
+	if (!reader) {
+		trace_remote_put(remote);
+		return -ENOMEM;
+	}
+	reader->remote = remote;
+	reader->cpu = rcpu->cpu;
+	reader->consuming = consuming;
+	mutex_init(&reader->lock);
+
+	scoped_guard(mutex, &remote->lock) {
+		if (remote->gone) {
+			ret = -ENODEV;
+			break;
+		}
+		if (consuming) {
+			ret = trace_remote_load(remote);
+			if (ret)
+				break;
+			remote->nr_readers++;
+			/* Poll at the full rate for a start. */
+			trace_remote_busy(remote);
+			reader->counted = true;
+		}
+		if (!trace_remote_loaded(remote))
+			break;
+		remote->nr_users++;
+		reader->holds_buffer = true;
+		if (reader->cpu != RING_BUFFER_ALL_CPUS &&
+		    !cpumask_test_cpu(reader->cpu, &remote->buffer_cpus))
+			ret = -ENODEV;
+	}
+	if (ret)
+		goto fail;
+
+	if (consuming) {
+		queue_work(system_wq, &remote->poll_work);
+	} else if (reader->holds_buffer) {
+		reader->iters = kcalloc(nr_cpu_ids, sizeof(*reader->iters), GFP_KERNEL);
+		reader->iter_lost = kcalloc(nr_cpu_ids, sizeof(*reader->iter_lost), GFP_KERNEL);
+		if (!reader->iters || !reader->iter_lost) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+		for_each_cpu(cpu, &remote->buffer_cpus) {
+			if (!trace_remote_reader_has_cpu(reader, cpu))
+				continue;
+			/* The writer's counters, as of now, for the overrun below. */
+			ring_buffer_poll_remote(remote->trace_buffer, cpu);
+			reader->iters[cpu] = ring_buffer_read_start(remote->trace_buffer, cpu,
+								    GFP_KERNEL);
+			if (!reader->iters[cpu]) {
+				ret = -ENOMEM;
+				goto fail;
+			}
+			/*
+			 * Nothing consumed since the last reset: every event the
+			 * writer overwrote came before the first one shown.
+			 */
+			if (!ring_buffer_read_events_cpu(remote->trace_buffer, cpu))
+				reader->iter_lost[cpu] =
+					ring_buffer_overrun_cpu(remote->trace_buffer, cpu);
+		}
+	}
+
+	filp->private_data = reader;
+	return 0;
+
+fail:
+	trace_remote_put_reader(reader);
+	return ret;
+}
+
+static int trace_remote_release(struct inode *inode, struct file *filp)
+{
+	if (filp->private_data)
+		trace_remote_put_reader(filp->private_data);
+	else
+		trace_remote_put(trace_remote_of_inode(inode));
+	return 0;
+}
+
+static int trace_remote_pipe_open(struct inode *inode, struct file *filp)
+{
+	int ret = trace_remote_open(inode, filp, true, sizeof(struct trace_remote_reader));
+
+	return ret ?: nonseekable_open(inode, filp);
+}
+
+/*
+ * trace: opened for reading, a non-consuming reader; opened with O_TRUNC, or
+ * written, it resets the buffer (of one CPU for per_cpu/cpuN/trace).
+ */
+static int trace_remote_trace_open(struct inode *inode, struct file *filp)
+{
+	struct trace_remote *remote;
+	struct trace_remote_cpu *rcpu = inode->i_private;
+	int ret;
+
+	if (filp->f_mode & FMODE_READ) {
+		ret = trace_remote_open(inode, filp, false, sizeof(struct trace_remote_reader));
+		if (ret)
+			return ret;
+		remote = rcpu->remote;
+	} else {
+		remote = trace_remote_get(inode);
+		if (IS_ERR(remote))
+			return PTR_ERR(remote);
+	}
+
+	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC)) {
+		scoped_guard(mutex, &remote->lock)
+			ret = trace_remote_reset(remote, rcpu->cpu);
+		if (ret) {
+			trace_remote_release(inode, filp);
+			return ret;
+		}
+	}
+	/* Offsets in the text mean nothing: no pread, no seek. */
+	return nonseekable_open(inode, filp);
+}
+
+static ssize_t trace_remote_trace_write(struct file *filp, const char __user *ubuf,
+					size_t cnt, loff_t *ppos)
+{
+	struct trace_remote_cpu *rcpu = file_inode(filp)->i_private;
+	int ret;
+
+	guard(mutex)(&rcpu->remote->lock);
+	ret = trace_remote_reset(rcpu->remote, rcpu->cpu);
+	return ret ?: cnt;
+}
+
+static const struct file_operations trace_remote_pipe_fops = {
+	.open		= trace_remote_pipe_open,
+	.read_iter	= trace_remote_read_iter,
+	.splice_read	= copy_splice_read,
+	.poll		= trace_remote_poll_read,
+	.release	= trace_remote_release,
+};
+
+static const struct file_operations trace_remote_trace_fops = {
+	.open		= trace_remote_trace_open,
+	.read_iter	= trace_remote_read_iter,
+	.splice_read	= copy_splice_read,
+	.write		= trace_remote_trace_write,
+	.release	= trace_remote_release,
+};
+
+/*
+ * trace_pipe_raw: the pages themselves, in the ring buffer page format, for
+ * tools that decode them (trace-cmd, Perfetto). Consuming, like trace_pipe;
+ * each read() returns at most what is left of the current page, splice()
+ * works through read_iter, and lost events are marked in the page as the
+ * kernel's own ring buffer marks them.
+ */
+struct trace_remote_raw {
+	struct trace_remote_reader	reader;		/* first: freed as the reader */
+	struct buffer_data_read_page	*page;
+	size_t				pos;	/* read so far from @page */
+	size_t				len;	/* valid bytes in @page */
+};
+
+static int trace_remote_raw_open(struct inode *inode, struct file *filp)
+{
+	struct trace_remote_raw *raw;
+	int ret;
+
+	ret = trace_remote_open(inode, filp, true, sizeof(*raw));
+	if (ret)
+		return ret;
+
+	raw = container_of(filp->private_data, struct trace_remote_raw, reader);
+	ret = ring_buffer_alloc_read_page(raw->reader.remote->trace_buffer, raw->reader.cpu,
+					  &raw->page);
+	if (ret) {
+		raw->page = NULL;
+		trace_remote_put_reader(&raw->reader);
+		return ret;
+	}
+	return nonseekable_open(inode, filp);
+}
+
+static int trace_remote_raw_release(struct inode *inode, struct file *filp)
+{
+	struct trace_remote_raw *raw =
+		container_of(filp->private_data, struct trace_remote_raw, reader);
+
+	if (raw->page)
+		ring_buffer_free_read_page(raw->reader.remote->trace_buffer, raw->reader.cpu,
+					   raw->page);
+	/* Frees @raw: the reader comes first in it. */
+	trace_remote_put_reader(&raw->reader);
+	return 0;
+}
+
+static ssize_t trace_remote_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct file *filp = iocb->ki_filp;
+	struct trace_remote_raw *raw =
+		container_of(filp->private_data, struct trace_remote_raw, reader);
+	struct trace_remote_reader *reader = &raw->reader;
+	struct trace_remote *remote = reader->remote;
+	size_t page_size = ring_buffer_read_page_size(raw->page);
+	void *data = ring_buffer_read_page_data(raw->page);
+	size_t copied;
+	ssize_t ret;
+
+	if (!iov_iter_count(to))
+		return 0;
+
+	if (mutex_lock_interruptible(&reader->lock))
+		return -ERESTARTSYS;
+	while (raw->pos >= raw->len) {
+		ret = -ENODEV;
+		if (READ_ONCE(remote->gone))
+			goto unlock;
+		memset(data, 0, page_size);
+		trace_remote_access_lock(remote, reader->cpu);
+		ret = ring_buffer_read_page(remote->trace_buffer, raw->page, page_size,
+					    reader->cpu, 0);
+		trace_remote_access_unlock(remote, reader->cpu);
+		if (ret >= 0) {
+			trace_remote_busy(remote);
+			/* Whole pages: the tools size their reads on them. */
+			raw->pos = 0;
+			raw->len = page_size;
+			break;
+		}
+		ret = -EAGAIN;
+		if ((filp->f_flags & O_NONBLOCK) || (iocb->ki_flags & IOCB_NOWAIT))
+			goto unlock;
+		mutex_unlock(&reader->lock);
+		ret = trace_remote_wait(reader);
+		if (ret)
+			return ret;
+		if (mutex_lock_interruptible(&reader->lock))
+			return -ERESTARTSYS;
+	}
+
+	copied = copy_to_iter(data + raw->pos, raw->len - raw->pos, to);
+	raw->pos += copied;
+	ret = copied ?: -EFAULT;
+unlock:
+	mutex_unlock(&reader->lock);
+	return ret;
+}
+
+/* The rest of a page partly read is ready too. */
+static __poll_t trace_remote_raw_poll(struct file *filp, struct poll_table_struct *pt)
+{
+	struct trace_remote_raw *raw =
+		container_of(filp->private_data, struct trace_remote_raw, reader);
+
+	if (READ_ONCE(raw->pos) < READ_ONCE(raw->len))
+		return EPOLLIN | EPOLLRDNORM;
+	return trace_remote_poll_read(filp, pt);
+}
+
+static const struct file_operations trace_remote_raw_fops = {
+	.open		= trace_remote_raw_open,
+	.read_iter	= trace_remote_raw_read_iter,
+	.splice_read	= copy_splice_read,
+	.poll		= trace_remote_raw_poll,
+	.release	= trace_remote_raw_release,
+};
+
+/* Small text files */
+
+static __printf(4, 5)
+ssize_t trace_remote_read_text(char __user *ubuf, size_t cnt, loff_t *ppos, const char *fmt, ...)
+{
+	char buf[128];
+	va_list args;
+	int len;
+
+	va_start(args, fmt);
+	len = vscnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+static int trace_remote_parse_ulong(const char __user *ubuf, size_t cnt, unsigned long *val)
+{
+	char buf[32];
+
+	if (!cnt || cnt >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	/* kstrtoul() refuses signs, junk, empty strings and overflow. */
+	return kstrtoul(strim(buf), 10, val);
+}
+
+/* "0" or "1", nothing else. */
+static int trace_remote_parse_bool(const char __user *ubuf, size_t cnt, bool *val)
+{
+	unsigned long v;
+	int ret;
+
+	ret = trace_remote_parse_ulong(ubuf, cnt, &v);
+	if (ret)
+		return ret;
+	if (v > 1)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+/* The remote of an open file: its reference keeps it. */
+static struct trace_remote *trace_remote_of(struct file *filp)
+{
+	return trace_remote_of_inode(file_inode(filp));
+}
+
+static bool trace_remote_gone(struct file *filp)
+{
+	return READ_ONCE(trace_remote_of(filp)->gone);
+}
+
+static ssize_t tracing_on_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	if (trace_remote_gone(filp))
+		return -ENODEV;
+	return trace_remote_read_text(ubuf, cnt, ppos, "%d\n",
+				      READ_ONCE(trace_remote_of(filp)->tracing_on));
+}
+
+/* Turn tracing on (loading the buffer) or off (unloading it if unused). */
+static int trace_remote_set_tracing(struct trace_remote *remote, bool on)
+{
+	int ret;
+
+	lockdep_assert_held(&remote->lock);
+	if (on == remote->tracing_on)
+		return 0;
+
+	if (on) {
+		ret = trace_remote_load(remote);
+		if (ret)
+			return ret;
+		ret = remote->cbs->enable_tracing(true, remote->priv);
+		if (ret) {
+			trace_remote_try_unload(remote);
+			return ret;
+		}
+		remote->tracing_on = true;
+	} else {
+		ret = remote->cbs->enable_tracing(false, remote->priv);
+		if (ret)
+			return ret;
+		remote->tracing_on = false;
+		trace_remote_try_unload(remote);
+	}
+	return 0;
+}
+
+static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				loff_t *ppos)
+{
+	struct trace_remote *remote = trace_remote_of(filp);
+	bool val;
+	int ret;
+
+	ret = trace_remote_parse_bool(ubuf, cnt, &val);
+	if (ret)
+		return ret;
+
+	guard(mutex)(&remote->lock);
+	if (remote->gone)
+		return -ENODEV;
+	ret = trace_remote_set_tracing(remote, val);
+	return ret ? ret : cnt;
+}
+
+/*
+ * per_cpu/cpuN/stats: what the writer of that CPU reported, in the layout of
+ * the kernel's own stats file, for the lines a remote knows: unread events,
+ * events lost to overwriting, commit overruns (none), events read. While
+ * unloaded: what the writer had counted when the buffer was released (the
+ * end of a recording), until the next load or reset.
+ */
+static ssize_t stats_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	struct trace_remote_cpu *rcpu = file_inode(filp)->i_private;
+	struct trace_remote *remote = rcpu->remote;
+	unsigned long entries = 0, overrun = 0, read = 0;
+
+	scoped_guard(mutex, &remote->lock) {
+		struct trace_buffer *buffer = remote->trace_buffer;
+		int cpu = rcpu->cpu;
+
+		if (remote->gone)
+			return -ENODEV;
+		if (!trace_remote_loaded(remote)) {
+			overrun = rcpu->released_overrun;
+			read = rcpu->released_read;
+			break;
+		}
+		if (!cpumask_test_cpu(cpu, &remote->buffer_cpus))
+			return -ENODEV;
+		ring_buffer_poll_remote(buffer, cpu);
+		entries = ring_buffer_entries_cpu(buffer, cpu);
+		overrun = ring_buffer_overrun_cpu(buffer, cpu);
+		read = ring_buffer_read_events_cpu(buffer, cpu);
+	}
+	/* The writer commits what it reserves: no commit overrun. */
+	return trace_remote_read_text(ubuf, cnt, ppos,
+				      "entries: %lu\noverrun: %lu\ncommit overrun: 0\nread events: %lu\n",
+				      entries, overrun, read);
+}
+
+static const struct file_operations stats_fops = {
+	.open		= trace_remote_file_open,
+	.read		= stats_read,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
+};
+
+static const struct file_operations tracing_on_fops = {
+	.open		= trace_remote_file_open,
+	.read		= tracing_on_read,
+	.write		= tracing_on_write,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
+};
+
+static ssize_t buffer_size_kb_read(struct file *filp, char __user *ubuf, size_t cnt,
+				   loff_t *ppos)
+{
+	struct trace_remote *remote = trace_remote_of(filp);
+
+	guard(mutex)(&remote->lock);
+	if (remote->gone)
+		return -ENODEV;
+	return trace_remote_read_text(ubuf, cnt, ppos, "%lu (%s)\n",
+				      remote->trace_buffer_size >> 10,
+				      trace_remote_loaded(remote) ? "loaded" : "unloaded");
+}
+
+/* Can a buffer of @kb KiB per CPU be allocated? */
+static int trace_remote_check_size(unsigned long kb)
+{
+	/* At most the memory there is, per CPU. */
+	if (!kb || kb > (totalram_pages() << (PAGE_SHIFT - 10)) / num_possible_cpus())
+		return -EINVAL;
+	/* And what is available now, as the kernel's own buffers check. */
+	if (trace_remote_buffer_pages(kb << 10, num_possible_cpus()) > si_mem_available())
+		return -ENOMEM;
+	return 0;
+}
+
+static ssize_t buffer_size_kb_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				    loff_t *ppos)
+{
+	struct trace_remote *remote = trace_remote_of(filp);
+	unsigned long val;
+	int ret;
+
+	ret = trace_remote_parse_ulong(ubuf, cnt, &val);
+	if (ret)
+		return ret;
+	ret = trace_remote_check_size(val);
+	if (ret)
+		return ret;
+
+	guard(mutex)(&remote->lock);
+	if (remote->gone)
+		return -ENODEV;
+	if (trace_remote_loaded(remote))
+		return -EBUSY;
+	remote->trace_buffer_size = val << 10;
+	return cnt;
+}
+
+static const struct file_operations buffer_size_kb_fops = {
+	.open		= trace_remote_file_open,
+	.read		= buffer_size_kb_read,
+	.write		= buffer_size_kb_write,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
+};
+
+static ssize_t trace_clock_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	if (trace_remote_gone(filp))
+		return -ENODEV;
+	return trace_remote_read_text(ubuf, cnt, ppos, "[boot]\n");
+}
+
+/* The only clock: writing its name (as Perfetto does) is accepted. */
+static ssize_t trace_clock_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				 loff_t *ppos)
+{
+	char buf[8];
+
+	if (trace_remote_gone(filp))
+		return -ENODEV;
+	if (cnt >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = 0;
+	if (strcmp(strim(buf), "boot"))
+		return -EINVAL;
+	*ppos += cnt;
+	return cnt;
+}
+
+static int available_events_show(struct seq_file *m, void *v)
+{
+	struct trace_remote *remote = m->private;
+	size_t i;
+
+	if (READ_ONCE(remote->gone))
+		return -ENODEV;
+	for (i = 0; i < remote->nr_events; i++)
+		seq_printf(m, "%s:%s\n", remote->name, remote->events[i].name);
+	return 0;
+}
+
+static int available_events_open(struct inode *inode, struct file *filp)
+{
+	struct trace_remote *remote = trace_remote_get(inode);
+	int ret;
+
+	if (IS_ERR(remote))
+		return PTR_ERR(remote);
+	ret = single_open(filp, available_events_show, remote);
+	if (ret)
+		trace_remote_put(remote);
+	return ret;
+}
+
+/* For the seq_file files: single_release(), then drop the reference. */
+static int trace_remote_single_release(struct inode *inode, struct file *filp)
+{
+	single_release(inode, filp);
+	trace_remote_put(trace_remote_of_inode(inode));
+	return 0;
+}
+
+static const struct file_operations available_events_fops = {
+	.open		= available_events_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= trace_remote_single_release,
+};
+
+/* write_event: the remote writes its selftest event on the calling CPU. */
+static ssize_t write_event_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				 loff_t *ppos)
+{
+	struct trace_remote *remote = trace_remote_of(filp);
+	u64 id;
+	int ret;
+
+	ret = kstrtou64_from_user(ubuf, cnt, 10, &id);
+	if (ret)
+		return ret;
+	if (READ_ONCE(remote->gone))
+		return -ENODEV;
+	ret = remote->cbs->write_event(id, remote->priv);
+	return ret ?: cnt;
+}
+
+static const struct file_operations write_event_fops = {
+	.open		= trace_remote_file_open,
+	.write		= write_event_write,
+	.release	= trace_remote_file_release,
+};
+
+static const struct file_operations trace_clock_fops = {
+	.open		= trace_remote_file_open,
+	.read		= trace_clock_read,
+	.write		= trace_clock_write,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
+};
+
+/* events/ */
+
+static int trace_remote_enable_event(struct trace_remote *remote, struct remote_event *re,
+				     bool enable)
+{
+	int ret;
+
+	lockdep_assert_held(&remote->lock);
+	if (re->enabled == enable)
+		return 0;
+	ret = remote->cbs->enable_event(re->id, enable, remote->priv);
+	if (!ret)
+		re->enabled = enable;
+	return ret;
+}
+
+static struct remote_event *trace_remote_event_of(struct file *filp)
+{
+	struct trace_remote_event_file *ef = file_inode(filp)->i_private;
+
+	return ef->event;
+}
+
+static ssize_t event_enable_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	struct remote_event *re = trace_remote_event_of(filp);
+
+	if (trace_remote_gone(filp))
+		return -ENODEV;
+	return trace_remote_read_text(ubuf, cnt, ppos, "%d\n", READ_ONCE(re->enabled));
+}
+
+static ssize_t event_enable_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				  loff_t *ppos)
+{
+	struct trace_remote *remote = trace_remote_of(filp);
+	bool val;
+	int ret;
+
+	ret = trace_remote_parse_bool(ubuf, cnt, &val);
+	if (ret)
+		return ret;
+
+	guard(mutex)(&remote->lock);
+	if (remote->gone)
+		return -ENODEV;
+	ret = trace_remote_enable_event(remote, trace_remote_event_of(filp), val);
+	return ret ?: cnt;
+}
+
+static const struct file_operations event_enable_fops = {
+	.open		= trace_remote_file_open,
+	.read		= event_enable_read,
+	.write		= event_enable_write,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
+};
+
+static ssize_t events_enable_read(struct file *filp, char __user *ubuf, size_t cnt,
+				  loff_t *ppos)
+{
+	struct trace_remote *remote = trace_remote_of(filp);
+	bool on = false, off = false;
+	size_t i;
+
+	guard(mutex)(&remote->lock);
+	if (remote->gone)
+		return -ENODEV;
+	for (i = 0; i < remote->nr_events; i++) {
+		if (remote->events[i].enabled)
+			on = true;
+		else
+			off = true;
+	}
+	return trace_remote_read_text(ubuf, cnt, ppos, "%s\n", on && off ? "X" : on ? "1" : "0");
+}
+
+static ssize_t events_enable_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				   loff_t *ppos)
+{
+	struct trace_remote *remote = trace_remote_of(filp);
+	bool val;
+	size_t i;
+	int ret;
+
+	ret = trace_remote_parse_bool(ubuf, cnt, &val);
+	if (ret)
+		return ret;
+
+	guard(mutex)(&remote->lock);
+	if (remote->gone)
+		return -ENODEV;
+	for (i = 0; i < remote->nr_events; i++) {
+		ret = trace_remote_enable_event(remote, &remote->events[i], val);
+		if (ret)
+			return ret;
+	}
+	return cnt;
+}
+
+static const struct file_operations events_enable_fops = {
+	.open		= trace_remote_file_open,
+	.read		= events_enable_read,
+	.write		= events_enable_write,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
+};
+
+static ssize_t event_id_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	if (trace_remote_gone(filp))
+		return -ENODEV;
+	return trace_remote_read_text(ubuf, cnt, ppos, "%u\n", trace_remote_event_of(filp)->id);
+}
+
+static const struct file_operations event_id_fops = {
+	.open		= trace_remote_file_open,
+	.read		= event_id_read,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
+};
+
+/* The id of events/ftrace/remote: not a remote's event. */
+static ssize_t static_event_id_read(struct file *filp, char __user *ubuf, size_t cnt,
+				    loff_t *ppos)
+{
+	struct remote_event *re = file_inode(filp)->i_private;
+
+	return trace_remote_read_text(ubuf, cnt, ppos, "%u\n", re->id);
+}
+
+static const struct file_operations static_event_id_fops = {
+	.read	= static_event_id_read,
+	.llseek	= default_llseek,
+};
+
+/* The common fields, as the kernel's own events have them. */
+static const struct remote_event_field remote_common_fields[] = {
+	{ .type = "unsigned short", .name = "common_type",
+	  .offset = offsetof(struct remote_event_hdr, id),
+	  .size = sizeof_field(struct remote_event_hdr, id) },
+	{ .type = "unsigned char", .name = "common_flags",
+	  .offset = offsetof(struct remote_event_hdr, flags),
+	  .size = sizeof_field(struct remote_event_hdr, flags) },
+	{ .type = "unsigned char", .name = "common_preempt_count",
+	  .offset = offsetof(struct remote_event_hdr, preempt_count),
+	  .size = sizeof_field(struct remote_event_hdr, preempt_count) },
+	{ .type = "int", .name = "common_pid",
+	  .offset = offsetof(struct remote_event_hdr, pid),
+	  .size = sizeof_field(struct remote_event_hdr, pid), .is_signed = true },
+};
+
+static void event_format_fields(struct seq_file *m, const struct remote_event_field *fields,
+				unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		seq_printf(m, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			   fields[i].type, fields[i].name, fields[i].offset, fields[i].size,
+			   fields[i].is_signed);
+}
+
+static int event_format_show(struct seq_file *m, struct remote_event *re)
+{
+	seq_printf(m, "name: %s\nID: %u\nformat:\n", re->name, re->id);
+	event_format_fields(m, remote_common_fields, ARRAY_SIZE(remote_common_fields));
+	seq_putc(m, '\n');
+	event_format_fields(m, re->fields, re->nr_fields);
+	seq_printf(m, "\nprint fmt: %s\n", re->print_fmt);
+	return 0;
+}
+
+/* The format of a remote's event: nothing once the remote is gone. */
+static int remote_event_format_show(struct seq_file *m, void *v)
+{
+	struct trace_remote_event_file *ef = m->private;
+
+	if (READ_ONCE(ef->remote->gone))
+		return -ENODEV;
+	return event_format_show(m, ef->event);
+}
+
+static int event_format_open(struct inode *inode, struct file *filp)
+{
+	struct trace_remote *remote = trace_remote_get(inode);
+	int ret;
+
+	if (IS_ERR(remote))
+		return PTR_ERR(remote);
+	ret = single_open(filp, remote_event_format_show, inode->i_private);
+	if (ret)
+		trace_remote_put(remote);
+	return ret;
+}
+
+static const struct file_operations event_format_fops = {
+	.open		= event_format_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= trace_remote_single_release,
+};
+
+static int static_event_format_show(struct seq_file *m, void *v)
+{
+	return event_format_show(m, m->private);
+}
+
+static int static_event_format_open(struct inode *inode, struct file *filp)
+{
+	return single_open(filp, static_event_format_show, inode->i_private);
+}
+
+static const struct file_operations static_event_format_fops = {
+	.open		= static_event_format_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/*
+ * Remotes do not filter: "filter" exists because tools look for it when
+ * they expand event names. It reads "none" and only accepts being cleared.
+ */
+static ssize_t event_filter_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	return trace_remote_read_text(ubuf, cnt, ppos, "none\n");
+}
+
+static ssize_t event_filter_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				  loff_t *ppos)
+{
+	char buf[8];
+
+	if (cnt >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	strim(buf);
+	if (buf[0] && strcmp(buf, "0") && strcmp(buf, "none"))
+		return -EINVAL;
+	return cnt;
+}
+
+static const struct file_operations event_filter_fops = {
+	.open		= trace_remote_file_open,
+	.read		= event_filter_read,
+	.write		= event_filter_write,
+	.llseek		= default_llseek,
+	.release	= trace_remote_file_release,
+};
+
+static ssize_t header_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	bool page = (uintptr_t)file_inode(filp)->i_private;
+	struct trace_seq *s;
+	ssize_t ret;
+
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	trace_seq_init(s);
+	if (page)
+		ring_buffer_print_page_header(NULL, s);
+	else
+		ring_buffer_print_entry_header(s);
+	ret = simple_read_from_buffer(ubuf, cnt, ppos, s->buffer, trace_seq_used(s));
+	kfree(s);
+	return ret;
+}
+
+static const struct file_operations header_fops = {
+	.read	= header_read,
+	.llseek	= default_llseek,
+};
+
+/*
+ * A remote writes no ftrace events, but tools that take a tracing directory
+ * (trace-cmd record, extract and "restore -c -t", as of 3.1) read the
+ * formats of events/ftrace/ and crash on an empty system. Give them one
+ * event that never occurs: id 0, which no remote event has.
+ */
+static struct remote_event remote_ftrace_event = {
+	.name		= "remote",
+	.id		= 0,
+	.print_fmt	= "\"\"",
+};
+
+/* Like trace.c's files: root only, writable ones TRACE_MODE_WRITE. */
+static bool trace_remote_file(struct dentry *parent, const char *name, umode_t mode,
+			      void *data, const struct file_operations *fops)
+{
+	return tracefs_create_file(name, mode, parent, data, fops);
+}
+
+static int trace_remote_create_events(struct trace_remote *remote, struct dentry *top)
+{
+	struct dentry *events, *sys, *d;
+	size_t i;
+
+	events = tracefs_create_dir("events", top);
+	if (!events)
+		return -ENOMEM;
+	if (!trace_remote_file(events, "enable", TRACE_MODE_WRITE, &remote->cpus[nr_cpu_ids],
+			       &events_enable_fops) ||
+	    !trace_remote_file(events, "header_page", TRACE_MODE_READ, (void *)1UL, &header_fops) ||
+	    !trace_remote_file(events, "header_event", TRACE_MODE_READ, NULL, &header_fops))
+		return -ENOMEM;
+	if (strcmp(remote->name, "ftrace")) {
+		d = tracefs_create_dir("ftrace", events);
+		if (!d)
+			return -ENOMEM;
+		d = tracefs_create_dir(remote_ftrace_event.name, d);
+		if (!d)
+			return -ENOMEM;
+		if (!trace_remote_file(d, "id", TRACE_MODE_READ, &remote_ftrace_event,
+				       &static_event_id_fops) ||
+		    !trace_remote_file(d, "format", TRACE_MODE_READ, &remote_ftrace_event,
+				       &static_event_format_fops))
+			return -ENOMEM;
+	}
+
+	sys = tracefs_create_dir(remote->name, events);
+	if (!sys)
+		return -ENOMEM;
+	/* The remote is the only system: its switches are the top-level ones. */
+	if (!trace_remote_file(sys, "enable", TRACE_MODE_WRITE, &remote->cpus[nr_cpu_ids],
+			       &events_enable_fops) ||
+	    !trace_remote_file(sys, "filter", TRACE_MODE_WRITE, &remote->cpus[nr_cpu_ids],
+			       &event_filter_fops))
+		return -ENOMEM;
+	for (i = 0; i < remote->nr_events; i++) {
+		struct trace_remote_event_file *ef = &remote->event_files[i];
+
+		d = tracefs_create_dir(ef->event->name, sys);
+		if (!d)
+			return -ENOMEM;
+		if (!trace_remote_file(d, "enable", TRACE_MODE_WRITE, ef, &event_enable_fops) ||
+		    !trace_remote_file(d, "id", TRACE_MODE_READ, ef, &event_id_fops) ||
+		    !trace_remote_file(d, "format", TRACE_MODE_READ, ef, &event_format_fops) ||
+		    !trace_remote_file(d, "filter", TRACE_MODE_WRITE, ef, &event_filter_fops))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The files of @remote in @top, remotes/<name>/. */
+static int trace_remote_create_files(struct trace_remote *remote, struct dentry *top)
+{
+	struct trace_remote_cpu *all = &remote->cpus[nr_cpu_ids];
+	struct dentry *percpu, *d;
+	char name[16];
+	int cpu;
+
+	if (!trace_remote_file(top, "tracing_on", TRACE_MODE_WRITE, all, &tracing_on_fops) ||
+	    !trace_remote_file(top, "buffer_size_kb", TRACE_MODE_WRITE, all,
+			       &buffer_size_kb_fops) ||
+	    !trace_remote_file(top, "trace_clock", TRACE_MODE_WRITE, all, &trace_clock_fops) ||
+	    !trace_remote_file(top, "available_events", TRACE_MODE_READ, all,
+			       &available_events_fops) ||
+	    !trace_remote_file(top, "trace", TRACE_MODE_WRITE, all, &trace_remote_trace_fops) ||
+	    !trace_remote_file(top, "trace_pipe", TRACE_MODE_READ, all, &trace_remote_pipe_fops))
+		return -ENOMEM;
+	/* Write only: nothing to read back. */
+	if (remote->cbs->write_event &&
+	    !trace_remote_file(top, "write_event", 0200, all, &write_event_fops))
+		return -ENOMEM;
+
+	percpu = tracefs_create_dir("per_cpu", top);
+	if (!percpu)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		d = tracefs_create_dir(name, percpu);
+		if (!d)
+			return -ENOMEM;
+		if (!trace_remote_file(d, "trace", TRACE_MODE_WRITE, &remote->cpus[cpu],
+				       &trace_remote_trace_fops) ||
+		    !trace_remote_file(d, "trace_pipe", TRACE_MODE_READ, &remote->cpus[cpu],
+				       &trace_remote_pipe_fops) ||
+		    !trace_remote_file(d, "trace_pipe_raw", TRACE_MODE_READ, &remote->cpus[cpu],
+				       &trace_remote_raw_fops) ||
+		    !trace_remote_file(d, "stats", TRACE_MODE_READ, &remote->cpus[cpu],
+				       &stats_fops))
+			return -ENOMEM;
+	}
+
+	return trace_remote_create_events(remote, top);
+}
+
+static struct trace_remote *trace_remote_find(const char *name)
+{
+	struct trace_remote *remote;
+
+	lockdep_assert_held(&trace_remotes_lock);
+	list_for_each_entry(remote, &trace_remotes, list) {
+		if (!strcmp(remote->name, name))
+			return remote;
+	}
+	return NULL;
+}
+
+/* The last reference is gone: no file is open, unregistered. */
+static void trace_remote_free(struct trace_remote *remote)
+{
+	int cpu;
+
+	trace_remote_poll_stop(remote);
+	for (cpu = 0; cpu <= nr_cpu_ids; cpu++)
+		mutex_destroy(&remote->cpus[cpu].access);
+	mutex_destroy(&remote->lock);
+	kfree(remote->event_files);
+	kfree(remote->cpus);
+	kfree(remote);
+}
+
+/*
+ * Tracing from boot: trace_remote=NAME[:SIZE[:EVENT,...]] on the kernel
+ * command line (and hyp_event=, Android's spelling for the hypervisor). The
+ * settings wait for the remote to register, which may be a module loaded
+ * later.
+ */
+#define TRACE_REMOTE_BOOT_MAX		8
+
+struct trace_remote_boot {
+	char		name[32];
+	unsigned long	size_kb;		/* 0: the default */
+	bool		has_events;		/* or every event */
+	bool		applied;		/* at the first registration */
+	char		events[256];		/* comma-separated names */
+};
+
+static struct trace_remote_boot trace_remote_boot[TRACE_REMOTE_BOOT_MAX];
+static unsigned int trace_remote_nr_boot;
+
+/**
+ * trace_remote_boot_param() - Have a remote trace as soon as it registers
+ * @arg:	"NAME[:SIZE[:EVENT[,EVENT...]]]". SIZE is per CPU, with an
+ *		optional K, M or G suffix (bytes without), left empty for the
+ *		default. The events listed are enabled; all of them when the
+ *		list is left out (not when it is empty).
+ *
+ * For kernel command-line parameters: when the remote NAME registers for
+ * the first time, its buffer size is set, the events enabled and tracing
+ * turned on, before any user space can. Several settings for one remote add
+ * up: the last size wins, the event lists are merged.
+ *
+ * Return: 0, -EINVAL if @arg is malformed, -ENOSPC after eight of them.
+ */
+int __init trace_remote_boot_param(const char *arg)
+{
+	struct trace_remote_boot *b;
+	const char *p = strchr(arg, ':');
+	size_t len = p ? p - arg : strlen(arg);
+	unsigned long long bytes;
+	char size[24], *end;
+
+	if (trace_remote_nr_boot >= TRACE_REMOTE_BOOT_MAX)
+		return -ENOSPC;
+	b = &trace_remote_boot[trace_remote_nr_boot];
+	memset(b, 0, sizeof(*b));
+	if (!len || len >= sizeof(b->name) || memchr(arg, '/', len))
+		return -EINVAL;
+	memcpy(b->name, arg, len);
+	if (p) {
+		arg = p + 1;
+		p = strchr(arg, ':');
+		len = p ? p - arg : strlen(arg);
+		if (len >= sizeof(size))
+			return -EINVAL;
+		if (len) {
+			memcpy(size, arg, len);
+			size[len] = 0;
+			bytes = memparse(size, &end);
+			if (*end || !bytes || bytes > ULONG_MAX / 2)
+				return -EINVAL;
+			b->size_kb = DIV_ROUND_UP_ULL(bytes, 1024);
+		}
+		if (p) {
+			if (strscpy(b->events, p + 1, sizeof(b->events)) < 0)
+				return -EINVAL;
+			b->has_events = true;
+		}
+	}
+	trace_remote_nr_boot++;
+	return 0;
+}
+
+static int __init trace_remote_setup(char *arg)
+{
+	if (trace_remote_boot_param(arg))
+		pr_warn("ignoring trace_remote=%s\n", arg);
+	return 1;
+}
+__setup("trace_remote=", trace_remote_setup);
+
+static int trace_remote_boot_event(struct trace_remote *remote, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < remote->nr_events; i++) {
+		if (!strcmp(remote->events[i].name, name))
+			return trace_remote_enable_event(remote, &remote->events[i], true);
+	}
+	return -ENOENT;
+}
+
+/*
+ * The remote was just registered: apply what the command line said, once.
+ * Without trace_remotes_lock: loading a large buffer takes a while.
+ */
+static void trace_remote_boot_start(struct trace_remote *remote)
+{
+	char list[sizeof(trace_remote_boot[0].events)], *names, *name;
+	bool found = false, listed = false;
+	unsigned long size_kb = 0;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < trace_remote_nr_boot; i++) {
+		if (trace_remote_boot[i].applied || strcmp(trace_remote_boot[i].name, remote->name))
+			continue;
+		found = true;
+		if (trace_remote_boot[i].size_kb)
+			size_kb = trace_remote_boot[i].size_kb;
+		listed |= trace_remote_boot[i].has_events;
+	}
+	if (!found)
+		return;
+
+	guard(mutex)(&remote->lock);
+	if (size_kb) {
+		ret = trace_remote_check_size(size_kb);
+		if (ret)
+			pr_warn("%s: no buffer of %lu KiB per CPU (%d)\n",
+				remote->name, size_kb, ret);
+		else
+			remote->trace_buffer_size = size_kb << 10;
+	}
+	for (i = 0; !listed && i < remote->nr_events; i++) {
+		ret = trace_remote_enable_event(remote, &remote->events[i], true);
+		if (ret)
+			pr_warn("%s: cannot enable %s (%d)\n", remote->name,
+				remote->events[i].name, ret);
+	}
+	for (i = 0; listed && i < trace_remote_nr_boot; i++) {
+		if (trace_remote_boot[i].applied || strcmp(trace_remote_boot[i].name, remote->name))
+			continue;
+		strscpy(list, trace_remote_boot[i].events, sizeof(list));
+		names = list;
+		while ((name = strsep(&names, ","))) {
+			if (!*name)
+				continue;
+			ret = trace_remote_boot_event(remote, name);
+			if (ret)
+				pr_warn("%s: cannot enable %s (%d)\n",
+					remote->name, name, ret);
+		}
+	}
+	for (i = 0; i < trace_remote_nr_boot; i++) {
+		if (!strcmp(trace_remote_boot[i].name, remote->name))
+			trace_remote_boot[i].applied = true;
+	}
+	if (remote->gone)
+		return;
+	ret = trace_remote_set_tracing(remote, true);
+	if (ret)
+		pr_warn("%s: tracing not started (%d)\n", remote->name, ret);
+	else
+		pr_info("%s: tracing from the command line\n", remote->name);
+}
+
+/**
+ * __trace_remote_register() - Show a remote under /sys/kernel/tracing/remotes/
+ * @owner:	The module of the remote (THIS_MODULE, through
+ *		trace_remote_register()), pinned while one of its files is open.
+ * @name:	Directory name; also the events' system name.
+ * @cbs:	What the remote does; see struct trace_remote_callbacks.
+ * @priv:	Passed to the callbacks.
+ * @events:	The events the remote can write, with unique ids from 1. The
+ *		array belongs to the remote until trace_remote_unregister().
+ * @nr_events:	Number of @events.
+ *
+ * Return: 0, -EINVAL for a bad name, callbacks or event list, -EEXIST if
+ * @name is taken, -ENODEV without tracefs, or -ENOMEM. On error, @events is
+ * left as it was.
+ */
+int __trace_remote_register(struct module *owner, const char *name,
+			    const struct trace_remote_callbacks *cbs, void *priv,
+			    struct remote_event *events, size_t nr_events)
+{
+	struct trace_remote *remote;
+	size_t i, j;
+	int cpu, ret;
+
+	if (!name || !*name || strchr(name, '/') || !strcmp(name, ".") ||
+	    !strcmp(name, "..") || !cbs || !cbs->load_trace_buffer ||
+	    !cbs->unload_trace_buffer || !cbs->enable_tracing || !cbs->swap_reader_page ||
+	    !cbs->reset || !cbs->enable_event)
+		return -EINVAL;
+	if (nr_events > USHRT_MAX)
+		return -EINVAL;
+	for (i = 0; i < nr_events; i++) {
+		if (!events[i].id || !events[i].name || !events[i].print ||
+		    !events[i].get_fields)
+			return -EINVAL;
+		for (j = 0; j < i; j++) {
+			if (events[j].id == events[i].id || !strcmp(events[j].name, events[i].name))
+				return -EINVAL;
+		}
+	}
+
+	remote = kzalloc(struct_size(remote, name, strlen(name) + 1), GFP_KERNEL);
+	if (!remote)
+		return -ENOMEM;
+	remote->cpus = kcalloc(nr_cpu_ids + 1, sizeof(*remote->cpus), GFP_KERNEL);
+	remote->event_files = kcalloc(nr_events, sizeof(*remote->event_files), GFP_KERNEL);
+	if (!remote->cpus || (nr_events && !remote->event_files)) {
+		kfree(remote->event_files);
+		kfree(remote->cpus);
+		kfree(remote);
+		return -ENOMEM;
+	}
+	for (cpu = 0; cpu <= nr_cpu_ids; cpu++) {
+		remote->cpus[cpu].remote = remote;
+		remote->cpus[cpu].cpu = cpu < nr_cpu_ids ? cpu : RING_BUFFER_ALL_CPUS;
+		mutex_init(&remote->cpus[cpu].access);
+	}
+	for (i = 0; i < nr_events; i++) {
+		remote->event_files[i].remote = remote;
+		remote->event_files[i].event = &events[i];
+	}
+	strscpy(remote->name, name, strlen(name) + 1);
+	remote->cbs = cbs;
+	remote->priv = priv;
+	remote->owner = owner;
+	remote->events = events;
+	remote->nr_events = nr_events;
+	remote->trace_buffer_size = TRACE_REMOTE_DEFAULT_SIZE;
+	remote->rb_remote.swap_reader_page = cbs->swap_reader_page;
+	remote->rb_remote.reset = cbs->reset;
+	remote->rb_remote.priv = priv;
+	refcount_set(&remote->ref, 1);
+	init_rwsem(&remote->access_lock);
+	mutex_init(&remote->lock);
+	init_waitqueue_head(&remote->wait);
+	INIT_WORK(&remote->poll_work, trace_remote_poll);
+	hrtimer_init(&remote->poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	remote->poll_timer.function = trace_remote_poll_timer;
+
+	mutex_lock(&trace_remotes_lock);
+	if (trace_remote_find(name)) {
+		ret = -EEXIST;
+		goto fail;
+	}
+	for (i = 0; i < nr_events; i++) {
+		events[i].fields = events[i].get_fields(&events[i].nr_fields);
+		events[i].enabled = false;
+	}
+	if (!remotes_dir) {
+		remotes_dir = tracefs_create_dir("remotes", NULL);
+		if (!remotes_dir) {
+			ret = -ENODEV;
+			goto fail;
+		}
+	}
+	remote->dentry = tracefs_create_dir(name, remotes_dir);
+	if (!remote->dentry) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	ret = trace_remote_create_files(remote, remote->dentry);
+	if (ret) {
+		tracefs_remove(remote->dentry);
+		goto fail;
+	}
+
+	list_add(&remote->list, &trace_remotes);
+	/* Held across the boot settings, in case of an unregister meanwhile. */
+	refcount_inc(&remote->ref);
+	mutex_unlock(&trace_remotes_lock);
+	trace_remote_boot_start(remote);
+	if (refcount_dec_and_test(&remote->ref))
+		trace_remote_free(remote);
+	return 0;
+
+fail:
+	mutex_unlock(&trace_remotes_lock);
+	trace_remote_free(remote);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__trace_remote_register);
+
+/**
+ * trace_remote_unregister() - Remove a remote
+ * @name:	The name given to trace_remote_register().
+ *
+ * Removes the remote's directory, stops tracing and unloads the buffer.
+ * Files still open fail every operation with -ENODEV from now on. A module
+ * remote is pinned while any of its files is open, so its module_exit()
+ * only runs once they are all closed; a remote built into the kernel may
+ * have its @unload_trace_buffer callback called after this returns, by the
+ * release of the last reader that held its buffer.
+ */
+void trace_remote_unregister(const char *name)
+{
+	struct trace_remote *remote;
+
+	scoped_guard(mutex, &trace_remotes_lock) {
+		remote = trace_remote_find(name);
+		if (!remote)
+			return;
+		list_del(&remote->list);
+	}
+	tracefs_remove(remote->dentry);
+
+	scoped_guard(mutex, &remote->lock) {
+		remote->gone = true;
+		if (remote->tracing_on)
+			remote->cbs->enable_tracing(false, remote->priv);
+		remote->tracing_on = false;
+		trace_remote_try_unload(remote);
+	}
+	wake_up_all(&remote->wait);
+	trace_remote_poll_stop(remote);
+
+	if (refcount_dec_and_test(&remote->ref))
+		trace_remote_free(remote);
+}
+EXPORT_SYMBOL_GPL(trace_remote_unregister);
+
+/**
+ * trace_remote_alloc_buffer() - Allocate the pages of a remote buffer
+ * @size:	Bytes per CPU.
+ * @cpumask:	The CPUs to allocate a buffer for.
+ *
+ * Each CPU gets a zeroed meta page and max(DIV_ROUND_UP(@size, PAGE_SIZE), 2)
+ * + 1 data pages, described in the returned descriptor. An allocation that
+ * cannot be satisfied fails rather than invoking the OOM killer.
+ *
+ * Return: the descriptor, to free with trace_remote_free_buffer(), or an
+ * ERR_PTR().
+ */
+struct trace_buffer_desc *trace_remote_alloc_buffer(unsigned long size,
+						    const struct cpumask *cpumask)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_ZERO;
+	struct trace_buffer_desc *desc;
+	struct ring_buffer_desc *rbdesc;
+	unsigned int nr_pages, i;
+	size_t len;
+	int cpu;
+
+	if (!size || size > ULONG_MAX - PAGE_SIZE || cpumask_empty(cpumask))
+		return ERR_PTR(-EINVAL);
+	nr_pages = max(DIV_ROUND_UP(size, PAGE_SIZE), 2UL) + 1;
+	if (nr_pages > INT_MAX / sizeof(unsigned long))
+		return ERR_PTR(-EINVAL);
+	if (trace_remote_buffer_pages(size, cpumask_weight(cpumask)) > si_mem_available())
+		return ERR_PTR(-ENOMEM);
+
+	len = sizeof(*desc) + cpumask_weight(cpumask) * ring_buffer_desc_size(nr_pages);
+	desc = kvzalloc(len, GFP_KERNEL | __GFP_RETRY_MAYFAIL);
+	if (!desc)
+		return ERR_PTR(-ENOMEM);
+	desc->struct_len = len;
+
+	rbdesc = (struct ring_buffer_desc *)desc->__data;
+	for_each_cpu(cpu, cpumask) {
+		rbdesc->cpu = cpu;
+		desc->nr_cpus++;
+		rbdesc->meta_va = __get_free_page(gfp);
+		if (!rbdesc->meta_va)
+			goto fail;
+		for (i = 0; i < nr_pages; i++) {
+			rbdesc->page_va[i] = __get_free_page(gfp);
+			if (!rbdesc->page_va[i])
+				goto fail;
+			rbdesc->nr_page_va = i + 1;
+			cond_resched();
+		}
+		rbdesc = __next_ring_buffer_desc(rbdesc);
+	}
+	return desc;
+
+fail:
+	trace_remote_free_buffer(desc);
+	return ERR_PTR(-ENOMEM);
+}
+EXPORT_SYMBOL_GPL(trace_remote_alloc_buffer);
+
+/**
+ * trace_remote_free_buffer() - Free what trace_remote_alloc_buffer() allocated
+ * @desc:	The descriptor it returned.
+ */
+void trace_remote_free_buffer(struct trace_buffer_desc *desc)
+{
+	struct ring_buffer_desc *rbdesc;
+	unsigned int i;
+	int n;
+
+	for_each_ring_buffer_desc(rbdesc, n, desc) {
+		free_page(rbdesc->meta_va);
+		for (i = 0; i < rbdesc->nr_page_va; i++) {
+			free_page(rbdesc->page_va[i]);
+			cond_resched();
+		}
+	}
+	kvfree(desc);
+}
+EXPORT_SYMBOL_GPL(trace_remote_free_buffer);
