@@ -30,7 +30,6 @@
 #define HYP_TRACE_CLOCK_SYNC	(HZ)
 
 static struct {
-	struct trace_buffer_desc	*desc;		/* host view */
 	void				*hyp_desc;	/* handed to EL2 */
 	size_t				hyp_desc_size;
 	struct delayed_work		clock_work;
@@ -256,7 +255,11 @@ static int __init hyp_event_setup(char *events)
 }
 __setup("hyp_event=", hyp_event_setup);
 
-/* The format strings of hyp_printk(), in the hypervisor's read-only data. */
+/*
+ * The format strings of hyp_printk(): in a section of the hypervisor's image
+ * that the host reads, outside the hypervisor's read-only data (which
+ * protected mode takes from the host). The hypervisor only uses offsets.
+ */
 DECLARE_KVM_NVHE_SYM(__hyp_printk_fmts_start);
 DECLARE_KVM_NVHE_SYM(__hyp_printk_fmts_end);
 

@@ -881,7 +881,9 @@ static int fuzz_hypercalls(void *arg)
 					  r & 0x100);
 			break;
 		default:
-			kvm_call_hyp_nvhe(__tracing_write_event, r);
+			/* Any id but the one that panics the hypervisor. */
+			kvm_call_hyp_nvhe(__tracing_write_event,
+					  r == HYP_TRACE_PANIC_ID ? 0 : r);
 			break;
 		}
 		if (!(i % 64))
@@ -1182,7 +1184,8 @@ DEFINE_SHOW_ATTRIBUTE(clock);
  * SMCs): writing 0x80000000 (SMCCC_VERSION) or 0x80000001
  * (SMCCC_ARCH_FEATURES, asking about function 0) issues that SMC on the
  * writing CPU. The hypervisor handles neither and forwards them to the
- * firmware; both only read. Any other id is refused.
+ * firmware; both only read. FFA_FEATURES goes to the hypervisor's FF-A
+ * proxy, which answers it. Any other id is refused.
  */
 static ssize_t smc_write(struct file *file, const char __user *ubuf, size_t count,
 			 loff_t *ppos)
