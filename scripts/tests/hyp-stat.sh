@@ -69,8 +69,8 @@ t = json.load(open(sys.argv[1]))
 ev = t["traceEvents"]
 names = {(e["pid"], e.get("tid")): e["args"]["name"] for e in ev
          if e["ph"] == "M" and e["name"] == "thread_name"}
-assert names[(1, 0)] == "pKVM Hypervisor CPU 0", names
-assert names[(1, 1)] == "pKVM Hypervisor CPU 1", names
+assert names[(1, 0)] == "pkVM Hypervisor CPU 0", names
+assert names[(1, 1)] == "pkVM Hypervisor CPU 1", names
 assert names[(55, 1000000)] == "vCPU 0", names
 sl = [e for e in ev if e["ph"] == "X"]
 tracks = {}

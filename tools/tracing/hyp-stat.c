@@ -110,7 +110,7 @@ static void timeline_meta(FILE *f, int pid, long tid, const char *what, const ch
 static void timeline_start(FILE *f)
 {
 	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
-	timeline_meta(f, 1, -1, "process_name", "\"name\":\"pKVM Hypervisor\"");
+	timeline_meta(f, 1, -1, "process_name", "\"name\":\"pkVM Hypervisor\"");
 }
 
 static void timeline_end(FILE *f)
@@ -145,7 +145,7 @@ static void timeline_name_cpu(int cpu)
 	if (timeline_cpu_named[cpu])
 		return;
 	timeline_cpu_named[cpu] = true;
-	snprintf(args, sizeof(args), "\"name\":\"pKVM Hypervisor CPU %d\"", cpu);
+	snprintf(args, sizeof(args), "\"name\":\"pkVM Hypervisor CPU %d\"", cpu);
 	fprintf(timeline, ",\n");
 	timeline_meta(timeline, 1, cpu, "thread_name", args);
 	snprintf(args, sizeof(args), "\"sort_index\":%d", cpu);
