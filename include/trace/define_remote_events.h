@@ -13,7 +13,7 @@
  *	)
  *
  * (no semicolon after it: the definitions are also expanded inside an array
- * initializer) *
+ * initializer),
  * then, in one C file of the kernel side:
  *
  *	#define REMOTE_EVENT_INCLUDE_FILE path/to/that_header.h

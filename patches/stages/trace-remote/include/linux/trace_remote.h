@@ -39,9 +39,7 @@ struct trace_remote_callbacks {
  * Lifetime: every open file of a remote holds a reference on the module that
  * registered it, so that module cannot be unloaded (rmmod fails with EBUSY)
  * while one is open. After trace_remote_unregister(), files still open fail
- * every operation with -ENODEV; the callbacks of a remote built into the
- * kernel may still be called until the last of them is closed, to unload the
- * buffer a reader held.
+ * every operation with -ENODEV.
  */
 int __trace_remote_register(struct module *owner, const char *name,
 			    const struct trace_remote_callbacks *cbs, void *priv,

@@ -542,9 +542,7 @@ EXPORT_SYMBOL_GPL(__trace_remote_register);
  * Removes the remote's directory, stops tracing and unloads the buffer.
  * Files still open fail every operation with -ENODEV from now on. A module
  * remote is pinned while any of its files is open, so its module_exit()
- * only runs once they are all closed; a remote built into the kernel may
- * have its @unload_trace_buffer callback called after this returns, by the
- * release of the last reader that held its buffer.
+ * only runs once they are all closed.
  */
 void trace_remote_unregister(const char *name)
 {

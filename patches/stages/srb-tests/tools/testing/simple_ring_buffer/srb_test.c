@@ -131,7 +131,7 @@ static int test_basic(void)
 	return 0;
 }
 
-/* Writing 3 pages' worth into a 2-page ring wraps and fills every page. */
+/* 20 pages' worth through a 2-page ring, read as it goes: it wraps, loses nothing. */
 static int test_wrap(void)
 {
 	struct buf *b = buf_new(3);
@@ -190,7 +190,6 @@ static int test_overwrite(void)
 	return 0;
 }
 
-/* Deltas that do not fit in 27 bits need a TIME_EXTEND. */
 /* The @n events read never go back in time. */
 static int check_time_order(int n)
 {
@@ -205,6 +204,7 @@ static int check_time_order(int n)
 	return 0;
 }
 
+/* Deltas that do not fit in 27 bits need a TIME_EXTEND. */
 static int test_time_extend(void)
 {
 	static const u64 ts[] = { 5, 6, 6 + (1ULL << 27), 7 + (1ULL << 27),
