@@ -117,7 +117,7 @@ struct trace_remote {
 	struct work_struct			poll_work;
 	struct hrtimer				poll_timer;	/* queues poll_work */
 	unsigned long				poll_busy;	/* jiffies, data seen */
-	unsigned long				poll_written;	/* at the last poll */
+	unsigned long				poll_entries;	/* meta pages', at it */
 	struct trace_remote_cpu			*cpus;	/* nr_cpu_ids + 1 */
 	struct trace_remote_event_file		*event_files;	/* nr_events */
 	char					name[];
@@ -175,6 +175,8 @@ static int trace_remote_load(struct trace_remote *remote)
 
 	remote->trace_buffer_desc = desc;
 	remote->trace_buffer = buffer;
+	/* No count seen yet: the first poll looks. */
+	WRITE_ONCE(remote->poll_entries, ULONG_MAX);
 	trace_remote_forget_stats(remote, RING_BUFFER_ALL_CPUS);
 	cpumask_clear(&remote->buffer_cpus);
 	for_each_ring_buffer_desc(rbdesc, i, desc)
@@ -198,20 +200,6 @@ static bool trace_remote_empty(struct trace_remote *remote, int cpu)
 			return false;
 	}
 	return true;
-}
-
-/* Events the writers ever committed, over all CPUs (as of the last poll). */
-static unsigned long trace_remote_written(struct trace_remote *remote)
-{
-	struct trace_buffer *buffer = remote->trace_buffer;
-	unsigned long sum = 0;
-	int cpu;
-
-	for_each_cpu(cpu, &remote->buffer_cpus)
-		sum += ring_buffer_entries_cpu(buffer, cpu) +
-		       ring_buffer_overrun_cpu(buffer, cpu) +
-		       ring_buffer_read_events_cpu(buffer, cpu);
-	return sum;
 }
 
 /*
@@ -250,6 +238,8 @@ static void trace_remote_try_unload(struct trace_remote *remote)
 		remote->cpus[cpu].released_read =
 			ring_buffer_read_events_cpu(remote->trace_buffer, cpu);
 	}
+	/* The poll timer reads the meta pages: stopped before they go. */
+	hrtimer_cancel(&remote->poll_timer);
 	buffer = remote->trace_buffer;
 	WRITE_ONCE(remote->trace_buffer, NULL);
 	/* The dump on panic looks without a lock: gone before it is freed. */
@@ -259,36 +249,77 @@ static void trace_remote_try_unload(struct trace_remote *remote)
 	remote->trace_buffer_desc = NULL;
 }
 
+/*
+ * Events the writers ever committed, over all CPUs, as their meta pages say
+ * right now: no lock, so that the poll timer can tell whether anything
+ * came. The timer only runs while the buffer is loaded.
+ */
+static unsigned long trace_remote_meta_entries(struct trace_remote *remote)
+{
+	struct trace_buffer_desc *desc = remote->trace_buffer_desc;
+	struct trace_buffer_meta *meta;
+	struct ring_buffer_desc *rbdesc;
+	unsigned long sum = 0;
+	int i;
+
+	for_each_ring_buffer_desc(rbdesc, i, desc) {
+		meta = (struct trace_buffer_meta *)rbdesc->meta_va;
+		sum += READ_ONCE(meta->entries);
+	}
+	return sum;
+}
+
+/*
+ * The time to the next poll: poll_ms while events come, and at least
+ * TRACE_REMOTE_IDLE_POLL_MS after a second without any.
+ */
+static unsigned int trace_remote_poll_interval(struct trace_remote *remote)
+{
+	unsigned int ms = clamp_val(READ_ONCE(poll_ms), 1, 1000);
+	unsigned long busy = READ_ONCE(remote->poll_busy);
+
+	if (!time_after(jiffies, busy + HZ))
+		return ms;
+	/* Idle stays idle, however long (jiffies wrap), unless marked busy. */
+	cmpxchg(&remote->poll_busy, busy, jiffies - HZ - 1);
+	return max(ms, TRACE_REMOTE_IDLE_POLL_MS);
+}
+
+/* A tenth of the interval of slack lets idle timers coalesce. */
+static u64 trace_remote_poll_slack(unsigned int ms)
+{
+	return (u64)ms * NSEC_PER_MSEC / 10;
+}
+
 static void trace_remote_poll(struct work_struct *work)
 {
 	struct trace_remote *remote = container_of(work, struct trace_remote, poll_work);
-	unsigned int ms = clamp_val(READ_ONCE(poll_ms), 1, 1000);
-	unsigned long written;
+	unsigned long entries;
+	unsigned int ms;
 	bool fresh;
 
 	scoped_guard(mutex, &remote->lock) {
 		/* No timer once gone: unregister cancels what was armed before. */
 		if (!remote->nr_readers || !trace_remote_loaded(remote) || remote->gone)
 			return;
-		ring_buffer_poll_remote(remote->trace_buffer, RING_BUFFER_ALL_CPUS);
 		/*
 		 * New writes, not unread data: events that no open reader
 		 * consumes must not keep the poll busy or wake readers of
-		 * other CPUs for nothing.
+		 * other CPUs for nothing. The writers' own count, which no
+		 * reader moves, read first: what comes while this poll runs
+		 * makes the timer queue the next one.
 		 */
-		written = trace_remote_written(remote);
-		fresh = written != remote->poll_written;
-		remote->poll_written = written;
-		if (fresh) {
+		entries = trace_remote_meta_entries(remote);
+		fresh = entries != remote->poll_entries;
+		WRITE_ONCE(remote->poll_entries, entries);
+		ring_buffer_poll_remote(remote->trace_buffer, RING_BUFFER_ALL_CPUS);
+		if (fresh)
 			trace_remote_busy(remote);
-		} else if (time_after(jiffies, READ_ONCE(remote->poll_busy) + HZ)) {
-			ms = max(ms, TRACE_REMOTE_IDLE_POLL_MS);
-			/* Idle stays idle, however long (jiffies wrap). */
-			WRITE_ONCE(remote->poll_busy, jiffies - HZ - 1);
-		}
-		/* A tenth of the interval of slack lets idle timers coalesce. */
+		ms = trace_remote_poll_interval(remote);
+		/* Not while the timer sets its own expiry: wait for it. */
+		hrtimer_cancel(&remote->poll_timer);
 		hrtimer_start_range_ns(&remote->poll_timer, ms_to_ktime(ms),
-				       (u64)ms * NSEC_PER_MSEC / 10, HRTIMER_MODE_REL_SOFT);
+				       trace_remote_poll_slack(ms), HRTIMER_MODE_REL_SOFT);
 	}
 	/*
 	 * Blocked readers only wake up for something new: one that starts to
@@ -298,10 +329,25 @@ static void trace_remote_poll(struct work_struct *work)
 		wake_up_interruptible(&remote->wait);
 }
 
+/*
+ * While nothing is written, the timer polls on its own: it looks at the meta
+ * pages and rearms, and an idle reader costs no worker, no context switch.
+ * Anything new and the work picks it up, under the remote's lock.
+ */
 static enum hrtimer_restart trace_remote_poll_timer(struct hrtimer *timer)
 {
 	struct trace_remote *remote = container_of(timer, struct trace_remote, poll_timer);
+	unsigned int ms;
 
+	/* The last reader gone, the next one queues the work. */
+	if (!READ_ONCE(remote->nr_readers))
+		return HRTIMER_NORESTART;
+	if (trace_remote_meta_entries(remote) == READ_ONCE(remote->poll_entries)) {
+		ms = trace_remote_poll_interval(remote);
+		hrtimer_set_expires_range_ns(timer, ktime_add_ms(hrtimer_cb_get_time(timer), ms),
+					     trace_remote_poll_slack(ms));
+		return HRTIMER_RESTART;
+	}
 	queue_work(system_wq, &remote->poll_work);
 	return HRTIMER_NORESTART;
 }
@@ -623,6 +669,8 @@ static int trace_remote_reset(struct trace_remote *remote, int cpu)
 			break;
 	}
 	trace_remote_access_unlock(remote, cpu);
+	/* Its counters start again: a count the poll saw may come back. */
+	WRITE_ONCE(remote->poll_entries, ULONG_MAX);
 	if (!ret)
 		trace_remote_try_unload(remote);
 	return ret;
@@ -715,7 +763,7 @@ static void trace_remote_put_reader(struct trace_remote_reader *reader)
 
 	scoped_guard(mutex, &remote->lock) {
 		if (reader->counted)
-			remote->nr_readers--;
+			WRITE_ONCE(remote->nr_readers, remote->nr_readers - 1);
 		if (reader->holds_buffer)
 			remote->nr_users--;
 		trace_remote_try_unload(remote);
@@ -756,7 +804,7 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 			ret = trace_remote_load(remote);
 			if (ret)
 				break;
-			remote->nr_readers++;
+			WRITE_ONCE(remote->nr_readers, remote->nr_readers + 1);
 			/* Poll at the full rate for a start. */
 			trace_remote_busy(remote);
 			reader->counted = true;
