@@ -10,8 +10,8 @@
  * vcpu_exit, host_hcall, host_smc and host_mem_abort), reading trace_pipe
  * as it goes, then prints the report; -o also saves the events as text.
  * "report" reads events as text from FILE (default: standard input): what
- * remotes/hypervisor/trace or trace_pipe print, or "trace-cmd report" of a
- * recording of the hypervisor, in seconds or in raw nanoseconds.
+ * remotes/hypervisor/trace or trace_pipe print, or "trace-cmd report -t" of
+ * a recording of the hypervisor (seconds to the ns, or raw nanoseconds).
  *
  * Guest exits: from the hypervisor's entry for a guest exit (hyp_enter
  * reason=guest_exit) to its next return to the same vCPU (hyp_exit

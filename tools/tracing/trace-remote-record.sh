@@ -16,6 +16,12 @@
 #
 # A command given to trace-cmd runs in that namespace too: there,
 # /sys/kernel/tracing is the remote. Needs root, unshare(1) and mount(8).
+#
+# A remote's time stamps are in nanoseconds of the host's boot clock. So
+# that "trace-cmd report" prints them in seconds, as for any trace, the
+# recording gets a TSC2NSEC option of multiplier 1: trace-cmd (3.1) prints
+# raw the time stamps of clocks it does not know to count nanoseconds, the
+# boot clock among them, unless the file says how to convert them.
 set -eu
 
 usage() {
@@ -37,8 +43,101 @@ if [ ! -d "$dir" ]; then
 	exit 1
 fi
 
-exec unshare -m sh -c '
+# The little-endian unsigned integer of $3 bytes at offset $2 of file $1.
+le() {
+	od -An -v -tu1 -j "$2" -N "$3" "$1" |
+		awk '{ for (i = 1; i <= NF; i++) b[n++] = $i }
+		     END { for (i = n - 1; i >= 0; i--) v = v * 256 + b[i]; printf "%.0f\n", v }'
+}
+
+# $2 as $3 little-endian bytes.
+le_bytes() {
+	i=0
+	while [ $i -lt $2 ]; do
+		printf "\\$(printf %o $(($1 >> (8 * i) & 255)))"
+		i=$((i + 1))
+	done
+}
+
+# Add the option to $1, a version 7 trace.dat: a last options section,
+# linked from the DONE option that ends the chain so far. Any other file
+# is left as it is.
+ts_in_ns() {
+	f=$1
+	[ "$(od -An -c -j 10 -N 3 "$f" | tr -d ' ')" = '7\0\0' ] || return 1
+	# After the magic, "7", the endianness (0: little), the long and page
+	# sizes: the compression's name and version, then the first options.
+	off=18
+	for i in 1 2; do
+		while [ "$(le "$f" $off 1)" != 0 ]; do off=$((off + 1)); done
+		off=$((off + 1))
+	done
+	sec=$(le "$f" $off 8)
+	size=$(wc -c < "$f")
+	while :; do
+		# Section: id 0 (options), flags 0 (not compressed), description,
+		# size; then options: id (2 bytes), size (4), data.
+		[ "$(le "$f" $sec 4)" = 0 ] || return 1
+		desc=$(le "$f" $((sec + 4)) 4)
+		end=$((sec + 16 + $(le "$f" $((sec + 8)) 8)))
+		o=$((sec + 16))
+		next=
+		while [ $o -lt $end ]; do
+			id=$(le "$f" $o 2)
+			len=$(le "$f" $((o + 2)) 4)
+			# TSC2NSEC already there: nothing to do.
+			[ "$id" != 14 ] || return 0
+			if [ "$id" = 0 ]; then
+				next=$(le "$f" $((o + 6)) 8)
+				break
+			fi
+			o=$((o + 6 + len))
+		done
+		[ -n "$next" ] && [ "$next" -lt "$size" ] || return 1
+		[ "$next" != 0 ] || break
+		# Forward only: a file that loops is not one trace-cmd wrote.
+		[ "$next" -gt "$sec" ] || return 1
+		sec=$next
+	done
+	# The new section first, then the link to it: never a dangling one.
+	{
+		le_bytes 0 4; le_bytes "$desc" 4; le_bytes 36 8
+		# TSC2NSEC: multiplier 1, shift 0, offset 0. DONE: no more.
+		le_bytes 14 2; le_bytes 16 4; le_bytes 1 4; le_bytes 0 4; le_bytes 0 8
+		le_bytes 0 2; le_bytes 8 4; le_bytes 0 8
+	} >> "$f"
+	le_bytes "$size" 8 | dd of="$f" bs=1 seek=$((o + 6)) conv=notrunc 2> /dev/null
+}
+
+# trace-cmd record's output file: "-o FILE" among its options, before the
+# command.
+out=trace.dat
+prev=
+for a in "$@"; do
+	case $prev in
+	-o) out=$a ;;
+	-[efApCOsrVglnPNbRBmMH]|--max-graph-depth|--module|--name|--user|--file-version|--compression|--cmdlines-size) ;;
+	*)
+		case $a in
+		-o?*) out=${a#-o} ;;
+		--) break ;;
+		-*) ;;
+		*) break ;;
+		esac
+		;;
+	esac
+	prev=$a
+done
+
+# ^C stops the recording (trace-cmd writes the file) and not this script.
+trap : INT TERM
+status=0
+unshare -m sh -c '
 	mount --make-rprivate / 2> /dev/null || true
 	mount --bind "$1" "$2" || exit 1
 	shift 2
-	exec trace-cmd record "$@"' trace-remote-record "$dir" "$tracefs" "$@"
+	exec trace-cmd record "$@"' trace-remote-record "$dir" "$tracefs" "$@" || status=$?
+if [ $status = 0 ] && [ -f "$out" ] && ! ts_in_ns "$out"; then
+	echo "${0##*/}: $out: not a trace.dat of version 7, time stamps stay in ns" >&2
+fi
+exit $status
