@@ -116,7 +116,9 @@ prev=
 for a in "$@"; do
 	case $prev in
 	-o) out=$a ;;
-	-[efApCOsrVglnPNbRBmMH]|--max-graph-depth|--module|--name|--user|--file-version|--compression|--cmdlines-size) ;;
+	-[efApCOsrVglnPNbRBmMH]) ;;
+	--max-graph-depth|--module|--name|--user) ;;
+	--file-version|--compression|--cmdlines-size) ;;
 	*)
 		case $a in
 		-o?*) out=${a#-o} ;;
