@@ -4,8 +4,9 @@
 # Prints "BENCH <what> <mode> <best ns> <median ns>" lines over 9 runs of a
 # host hypercall loop (hyp_bench.ko, itself best of 3 x 20000 calls) and of
 # a guest-exit loop (hyp_workload, 20000 HVC exits), with tracing disabled
-# and enabled (hyp_enter/hyp_exit), alternating so drift hits both alike. Without remotes/hypervisor (tracing
-# compiled out) only "out" is measured.
+# and enabled (hyp_enter, hyp_exit and vcpu_exit on: two events per host
+# hypercall, five per guest exit), alternating so drift hits both alike.
+# Without remotes/hypervisor (tracing compiled out) only "out" is measured.
 hyp=/sys/kernel/tracing/remotes/hypervisor
 exits=20000
 
@@ -45,6 +46,7 @@ for run in 1 2 3 4 5 6 7 8 9; do
 		if [ $mode = enabled ]; then
 			echo 1 > events/hypervisor/hyp_enter/enable
 			echo 1 > events/hypervisor/hyp_exit/enable
+			echo 1 > events/hypervisor/vcpu_exit/enable
 			echo 1 > tracing_on
 		fi
 		add hcall $mode "$(hcall)"
