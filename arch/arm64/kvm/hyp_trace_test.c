@@ -412,6 +412,9 @@ static int hostile_show(struct seq_file *m, void *v)
 	/* Registers are checked whole: truncated, these would be valid. */
 	hostile_clock_case(m, &h, "clock shift 2^32 + 5", 1, BIT_ULL(32) + 5, 0);
 	hostile_clock_case(m, &h, "clock mult 2^32 + 1", BIT_ULL(32) + 1, 5, 0);
+	/* Bits of mult lost at the hypervisor's shift of 32; a mult too wide there. */
+	hostile_clock_case(m, &h, "clock shift 33", 3, 33, 0);
+	hostile_clock_case(m, &h, "clock of 2^31 ns per cycle", BIT_ULL(31), 0, 0);
 	hostile_clock_kept(m, &h, ret);
 
 	hostile_einval(m, &h, "swap on CPU 2^32",

@@ -49,62 +49,55 @@ static struct simple_rb_per_cpu *trace_rb(u64 cpu)
 	return &per_cpu_ptr(&hyp_trace_cpu, cpu)->rb;
 }
 
-/* Take a copy of the host's conversion for this CPU's events. */
-void hyp_trace_clock_refresh(struct hyp_trace_cpu *tc)
+/*
+ * Take a copy of the host's conversion for this CPU's events, and return
+ * the time with it.
+ */
+u64 hyp_trace_clock_refresh(struct hyp_trace_cpu *tc)
 {
-	struct hyp_clock_conv conv;
-	u32 seq;
+	struct hyp_clock conv;
 
 	do {
 		/* Acquire: pairs with the release of the even sequence. */
-		seq = smp_load_acquire(&hyp_clock.seq);
-		conv.mult = READ_ONCE(hyp_clock.conv.mult);
-		conv.shift = READ_ONCE(hyp_clock.conv.shift);
-		conv.epoch_ns = READ_ONCE(hyp_clock.conv.epoch_ns);
-		conv.epoch_cyc = READ_ONCE(hyp_clock.conv.epoch_cyc);
-		conv.max_delta = READ_ONCE(hyp_clock.conv.max_delta);
+		conv.seq = smp_load_acquire(&hyp_clock.seq);
+		conv.epoch_cyc = READ_ONCE(hyp_clock.epoch_cyc);
+		conv.mult = READ_ONCE(hyp_clock.mult);
+		conv.epoch_ns = READ_ONCE(hyp_clock.epoch_ns);
 		/* Pairs with the barrier in __tracing_update_clock(). */
 		smp_rmb();
-	} while ((seq & 1) || seq != READ_ONCE(hyp_clock.seq));
+	} while ((conv.seq & 1) || conv.seq != READ_ONCE(hyp_clock.seq));
 
 	tc->clock = conv;
-	tc->clock_seq = seq;
-}
-
-/*
- * 128 bits: no overflow however long since the epoch. A counter read
- * before the epoch (the counter is read unordered, and the epoch may be
- * the counter's value a moment before) wraps: that is the epoch, which the
- * ring buffer's monotonic stamps then absorb.
- */
-u64 hyp_trace_clock_wide(struct hyp_clock_conv *conv, u64 delta)
-{
-	if ((s64)delta < 0)
-		return conv->epoch_ns;
-	return conv->epoch_ns + (u64)(((u128)delta * conv->mult) >> conv->shift);
+	return hyp_trace_clock_conv(hyp_trace_read_counter(), &conv);
 }
 
 /*
  * Refuses (-EINVAL), keeping the clock in use, a conversion that makes no
- * sense: mult 0 stops time, a mult wider than 32 bits or a shift of 64 or
- * more are not what the host computes (and the register is checked whole,
- * not truncated), and an epoch after the current counter value makes
- * cycles - epoch_cyc wrap.
+ * sense or that events cannot use: mult 0 stops time; a mult wider than 32
+ * bits or a shift over 32 are not what the host computes
+ * (clocks_calc_mult_shift() starts at 32; the registers are checked whole,
+ * not truncated), and a larger shift would lose bits of mult at the
+ * events' shift of 32; a cycle of 2^31 ns or more makes mult at that shift
+ * too wide for a sign; an epoch after the current counter value.
  */
 int __tracing_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
 {
-	if (!mult || mult > U32_MAX || shift >= 64 || epoch_cyc > __arch_counter_get_cntpct())
+	u64 mult32;
+
+	if (!mult || mult > U32_MAX || shift > 32 || epoch_cyc > __arch_counter_get_cntpct())
+		return -EINVAL;
+	/* mult < 2^32 shifted left by 32 at most: it fits 64 bits. */
+	mult32 = mult << (32 - shift);
+	if (mult32 > S64_MAX)
 		return -EINVAL;
 
 	hyp_spin_lock(&trace_lock);
 	WRITE_ONCE(hyp_clock.seq, hyp_clock.seq + 1);
 	/* Odd sequence visible before the new values. */
 	smp_wmb();
-	WRITE_ONCE(hyp_clock.conv.mult, mult);
-	WRITE_ONCE(hyp_clock.conv.shift, shift);
-	WRITE_ONCE(hyp_clock.conv.epoch_ns, epoch_ns);
-	WRITE_ONCE(hyp_clock.conv.epoch_cyc, epoch_cyc);
-	WRITE_ONCE(hyp_clock.conv.max_delta, U64_MAX / mult);
+	WRITE_ONCE(hyp_clock.epoch_cyc, epoch_cyc);
+	WRITE_ONCE(hyp_clock.mult, mult32);
+	WRITE_ONCE(hyp_clock.epoch_ns, epoch_ns);
 	/* Release: the values are visible before the even sequence. */
 	smp_store_release(&hyp_clock.seq, hyp_clock.seq + 1);
 	hyp_spin_unlock(&trace_lock);

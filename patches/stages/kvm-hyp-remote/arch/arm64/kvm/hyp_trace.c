@@ -37,9 +37,10 @@ static struct {
  * hyp_trace_sync_clock() - Put the hypervisor's trace clock on the boot clock
  *
  * Gives EL2 the mult, shift and epoch that make its counter read
- * CLOCK_BOOTTIME. EL2 refuses (and keeps its clock) mult 0, a shift of 64
- * or more and an epoch after its own counter read, none of which this
- * computes. Also used by the hypervisor tracing tests.
+ * CLOCK_BOOTTIME. EL2 refuses (and keeps its clock) mult 0 or wider than
+ * 32 bits, a shift over 32, a cycle of 2^31 ns or more and an epoch after
+ * its own counter read, none of which this computes. Also used by the
+ * hypervisor tracing tests.
  *
  * Return: 0, or the hypercall's error (-ENODEV without tracing at EL2).
  */

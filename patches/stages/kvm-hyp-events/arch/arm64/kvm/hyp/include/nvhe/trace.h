@@ -35,39 +35,38 @@ int __tracing_write_event(u64 id);
 extern u32 hyp_trace_events[HYP_NR_EVENTS];
 
 /*
- * Counter cycles to ns: epoch_ns + ((cycles - epoch_cyc) * mult) >> shift.
- * Up to max_delta cycles after the epoch, the product fits 64 bits.
- */
-struct hyp_clock_conv {
-	u64	epoch_cyc;
-	u64	epoch_ns;
-	u64	max_delta;
-	u32	mult;
-	u32	shift;
-};
-
-/*
- * The host's last conversion: @seq is odd while it changes, and counts the
- * changes. Each CPU works from its own copy, taken at sequence @seq, so that
- * an event reads no shared line but @seq and takes no retry loop.
+ * A conversion of counter cycles to ns, with a 128-bit product and no
+ * branch:
+ *
+ *	ns = epoch_ns + (((s64)(cycles - epoch_cyc) * mult) >> 32)
+ *
+ * @mult is the host's mult brought to a shift of 32 (ns per cycle in units
+ * of 2^-32 ns), below 2^63: the product neither overflows for centuries
+ * after the epoch nor needs a test, and a counter read a little before the
+ * epoch (it is read unordered) gives a time a little before it.
+ *
+ * hyp_clock is the host's last conversion, and its @seq is odd while it
+ * changes and counts the changes. Each CPU works from its own copy, taken
+ * at sequence @seq, so that an event reads no shared line but hyp_clock.seq
+ * and takes no retry loop.
  */
 struct hyp_clock {
-	u32			seq;
-	struct hyp_clock_conv	conv;
+	unsigned long	seq;
+	u64		epoch_cyc;
+	s64		mult;
+	u64		epoch_ns;
 };
 
 extern struct hyp_clock hyp_clock;
 
 struct hyp_trace_cpu {
 	struct simple_rb_per_cpu	rb;
-	struct hyp_clock_conv		clock;
-	u32				clock_seq;
+	struct hyp_clock		clock;
 };
 
 DECLARE_PER_CPU(struct hyp_trace_cpu, hyp_trace_cpu);
 
-void hyp_trace_clock_refresh(struct hyp_trace_cpu *tc);
-u64 hyp_trace_clock_wide(struct hyp_clock_conv *conv, u64 delta);
+u64 hyp_trace_clock_refresh(struct hyp_trace_cpu *tc);
 
 /*
  * The counter, unordered: unlike __arch_counter_get_cntpct(), no isb before
@@ -80,17 +79,26 @@ static __always_inline u64 hyp_trace_read_counter(void)
 	return read_sysreg(cntpct_el0);
 }
 
-/* Now, in the host's boot clock, as of its last update. */
+static __always_inline u64 hyp_trace_clock_conv(u64 cycles, const struct hyp_clock *conv)
+{
+	s64 delta = cycles - conv->epoch_cyc;
+
+	return conv->epoch_ns + (u64)(((s128)delta * conv->mult) >> 32);
+}
+
+/*
+ * Now, in the host's boot clock, as of its last update. The copy is read
+ * before its sequence is checked, all at once; out of line when the host
+ * changed the conversion since.
+ */
 static __always_inline u64 hyp_trace_clock(struct hyp_trace_cpu *tc)
 {
-	u64 delta;
+	struct hyp_clock conv = tc->clock;
+	u64 cycles = hyp_trace_read_counter();
 
-	if (unlikely(READ_ONCE(hyp_clock.seq) != tc->clock_seq))
-		hyp_trace_clock_refresh(tc);
-	delta = hyp_trace_read_counter() - tc->clock.epoch_cyc;
-	if (likely(delta <= tc->clock.max_delta))
-		return tc->clock.epoch_ns + ((delta * tc->clock.mult) >> tc->clock.shift);
-	return hyp_trace_clock_wide(&tc->clock, delta);
+	if (unlikely(READ_ONCE(hyp_clock.seq) != conv.seq))
+		return hyp_trace_clock_refresh(tc);
+	return hyp_trace_clock_conv(cycles, &conv);
 }
 
 /* Inline, as simple_ring_buffer's fast path: no call on an event's way. */
