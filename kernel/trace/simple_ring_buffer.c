@@ -116,7 +116,7 @@ static void simple_rb_move_tail(struct simple_rb_per_cpu *cpu_buffer)
 	smp_wmb();
 	next->first_entry = meta->entries;
 	WRITE_ONCE(meta->pages_touched, meta->pages_touched + 1);
-	cpu_buffer->tail_data = next->page;
+	cpu_buffer->tail_commit = &next->page->commit;
 	cpu_buffer->tail_write = 0;
 	/* Pairs with the acquire in swap: our reads of tail->next are done. */
 	smp_store_release(&cpu_buffer->tail_page, next);
@@ -192,7 +192,7 @@ void *__simple_ring_buffer_reserve_slow(struct simple_rb_per_cpu *cpu_buffer,
 		 */
 		if (timestamp <= cpu_buffer->write_stamp)
 			timestamp = cpu_buffer->write_stamp + 1;
-		WRITE_ONCE(cpu_buffer->tail_data->time_stamp, timestamp);
+		WRITE_ONCE(cpu_buffer->tail_page->page->time_stamp, timestamp);
 		/*
 		 * A reader that copied the previous content of this page checks
 		 * the stamp after the copy: the new stamp is visible before the
@@ -203,7 +203,7 @@ void *__simple_ring_buffer_reserve_slow(struct simple_rb_per_cpu *cpu_buffer,
 		size = length + SIMPLE_RB_EVENT_HDR;
 	}
 
-	at = cpu_buffer->tail_data->data + cpu_buffer->tail_write;
+	at = cpu_buffer->tail_page->page->data + cpu_buffer->tail_write;
 	if (delta >= SIMPLE_RB_TS_MAX) {
 		simple_rb_write_time_extend(at, delta);
 		at += SIMPLE_RB_TIME_EXTEND;
@@ -392,7 +392,7 @@ static void simple_rb_setup_ring(struct simple_rb_per_cpu *cpu_buffer)
 	cpu_buffer->reader_page = &bpages[0];
 	cpu_buffer->head_prev = &bpages[n - 1];
 	cpu_buffer->tail_page = &bpages[1];
-	cpu_buffer->tail_data = bpages[1].page;
+	cpu_buffer->tail_commit = &bpages[1].page->commit;
 	cpu_buffer->tail_write = 0;
 	cpu_buffer->reader_commit = 0;
 	cpu_buffer->write_stamp = 0;

@@ -56,8 +56,9 @@ struct simple_buffer_page {
  *			WRITING, so a nested or concurrent reserve fails.
  *			First: its atomics then need no address computation.
  * @tail_page:		Page being written.
- * @tail_data:		Its data page (@tail_page->page), for the fast path.
- * @tail_write:		Write offset in @tail_data->data.
+ * @tail_commit:	The commit field of its data page, which the events
+ *			follow (&@tail_page->page->commit), for the fast path.
+ * @tail_write:		Write offset in the data page's events.
  * @reader_page:	Page handed to the reader, outside the ring.
  * @bpages:		All page descriptors, indexed by id.
  * @nr_pages:		Number of pages, reader page included.
@@ -68,7 +69,7 @@ struct simple_buffer_page {
 struct simple_rb_per_cpu {
 	int				status;
 	struct simple_buffer_page	*tail_page;
-	struct simple_buffer_data_page	*tail_data;
+	unsigned long			*tail_commit;
 	unsigned long			tail_write;
 	struct simple_buffer_page	*reader_page;
 	struct simple_buffer_page	*bpages;
@@ -128,6 +129,8 @@ simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer, unsigned long l
 	struct simple_buffer_data_page *data;
 	struct ring_buffer_event *event;
 	unsigned long write, size;
+	unsigned long *commit;
+	void *payload;
 	u64 delta;
 	int status;
 
@@ -142,13 +145,15 @@ simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer, unsigned long l
 
 	length = (length + 7) & ~7UL;
 	size = length + SIMPLE_RB_EVENT_HDR;
-	data = cpu_buffer->tail_data;
+	commit = cpu_buffer->tail_commit;
 	write = cpu_buffer->tail_write;
 	/* A stamp before the previous one (unsigned: huge) is slow too. */
 	delta = timestamp - cpu_buffer->write_stamp;
 	if (unlikely(!write || (delta >> SIMPLE_RB_TS_SHIFT) || write + size > SIMPLE_RB_DATA_SIZE))
 		return __simple_ring_buffer_reserve_slow(cpu_buffer, length, timestamp);
 
+	/* @commit follows the page's u64 time stamp, whatever the word size. */
+	data = (struct simple_buffer_data_page *)((u8 *)commit - sizeof(data->time_stamp));
 	/* Nothing read after these stores: the compiler merges them into one. */
 	event = (struct ring_buffer_event *)(data->data + write);
 	event->type_len = 0;
@@ -157,7 +162,11 @@ simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer, unsigned long l
 	cpu_buffer->tail_write = write + size;
 	cpu_buffer->write_stamp = timestamp;
 
-	return &event->array[1];
+	/* Not NULL: a caller's test of the result folds away on this path. */
+	payload = &event->array[1];
+	if (!payload)
+		__builtin_unreachable();
+	return payload;
 }
 
 /**
@@ -171,7 +180,7 @@ static __always_inline void simple_ring_buffer_commit(struct simple_rb_per_cpu *
 	struct trace_buffer_meta *meta = cpu_buffer->meta;
 
 	/* The event is written before the reader can see it in @commit. */
-	smp_store_release(&cpu_buffer->tail_data->commit, cpu_buffer->tail_write);
+	smp_store_release(cpu_buffer->tail_commit, cpu_buffer->tail_write);
 	WRITE_ONCE(meta->entries, meta->entries + 1);
 	/* Release: our writes are done before the next reserve or a reset. */
 	smp_store_release(&cpu_buffer->status, SIMPLE_RB_READY);
