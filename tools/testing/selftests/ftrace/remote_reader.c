@@ -2,14 +2,22 @@
 /*
  * Read a tracefs file the ways the remote tests need and the shell cannot:
  *
- *   remote_reader [-n] [-p MS] [-s] FILE
+ *   remote_reader [-n] [-p MS] [-s|-S] FILE
  *
  *   -n     open with O_NONBLOCK: an empty file prints "EAGAIN" and exits 2
  *   -p MS  poll() for input for at most MS ms first: prints "TIMEOUT" and
  *          exits 3 when nothing came
  *   -s     move the data with splice() through a pipe instead of read()
+ *   -S     the same with SPLICE_F_NONBLOCK, on a blocking file
  *
  * Then one read() (or splice()) of up to 64 KiB is copied to stdout.
+ *
+ *   remote_reader -e MS FILE
+ *
+ * reads 100 bytes, adds FILE to an epoll set (ready: there is more), reads
+ * the rest, then says "waiting" on stderr and waits for more on the set for
+ * at most MS ms: prints "TIMEOUT" and exits 3 when nothing came, else copies
+ * one read to stdout.
  *
  *   remote_reader -d CPU < pages
  *
@@ -21,6 +29,7 @@
 #include <stdint.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/epoll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +87,7 @@ static int decode(int cpu)
 	return got ? 1 : 0;
 }
 
-static ssize_t splice_out(int fd, size_t len)
+static ssize_t splice_out(int fd, size_t len, unsigned int flags)
 {
 	int p[2];
 	ssize_t n, m;
@@ -86,7 +95,7 @@ static ssize_t splice_out(int fd, size_t len)
 
 	if (pipe(p))
 		return -1;
-	n = splice(fd, NULL, p[1], NULL, len, 0);
+	n = splice(fd, NULL, p[1], NULL, len, flags);
 	if (n <= 0)
 		return n;
 	m = read(p[0], buf, n);
@@ -95,16 +104,70 @@ static ssize_t splice_out(int fd, size_t len)
 	return n;
 }
 
+/*
+ * Level-triggered epoll must see the rest of a page as ready, and still be
+ * woken by what comes after it: the file's wait queue is registered when
+ * the file is added, whatever it answers then.
+ */
+static int epoll_rest(int fd, int timeout)
+{
+	static char buf[65536];
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ep;
+	ssize_t n;
+
+	n = read(fd, buf, 100);
+	if (n != 100) {
+		fprintf(stderr, "first read: %zd\n", n);
+		return 1;
+	}
+	ep = epoll_create1(0);
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev)) {
+		perror("epoll");
+		return 1;
+	}
+	if (epoll_wait(ep, &ev, 1, 0) != 1) {
+		printf("NOT READY\n");
+		return 1;
+	}
+	if (read(fd, buf, sizeof(buf)) <= 0) {
+		perror("read");
+		return 1;
+	}
+	fprintf(stderr, "waiting\n");
+	n = epoll_wait(ep, &ev, 1, timeout);
+	if (n < 0) {
+		perror("epoll_wait");
+		return 1;
+	}
+	if (!n) {
+		printf("TIMEOUT\n");
+		return 3;
+	}
+	n = read(fd, buf, sizeof(buf));
+	if (n <= 0 || fwrite(buf, 1, n, stdout) != (size_t)n)
+		return 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static char buf[65536];
-	int flags = O_RDONLY, timeout = -1, opt, fd, use_splice = 0;
+	int flags = O_RDONLY, timeout = -1, opt, fd, use_splice = 0, epoll_ms = -1;
+	unsigned int splice_flags = 0;
 	ssize_t n;
 
-	while ((opt = getopt(argc, argv, "np:sd:")) != -1) {
+	while ((opt = getopt(argc, argv, "np:sSd:e:")) != -1) {
 		switch (opt) {
 		case 'd':
 			return decode(atoi(optarg));
+		case 'e':
+			epoll_ms = atoi(optarg);
+			break;
+		case 'S':
+			splice_flags = SPLICE_F_NONBLOCK;
+			use_splice = 1;
+			break;
 		case 's':
 			use_splice = 1;
 			break;
@@ -115,12 +178,14 @@ int main(int argc, char **argv)
 			timeout = atoi(optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-n] [-p MS] [-s] FILE | -d CPU\n", argv[0]);
+			fprintf(stderr,
+				"usage: %s [-n] [-p MS] [-s|-S] FILE | -e MS FILE | -d CPU\n",
+				argv[0]);
 			return 1;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: %s [-n] [-p MS] FILE\n", argv[0]);
+		fprintf(stderr, "usage: %s [-n] [-p MS] [-s|-S] FILE\n", argv[0]);
 		return 1;
 	}
 
@@ -129,6 +194,8 @@ int main(int argc, char **argv)
 		perror(argv[optind]);
 		return 1;
 	}
+	if (epoll_ms >= 0)
+		return epoll_rest(fd, epoll_ms);
 
 	if (timeout >= 0) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -145,7 +212,7 @@ int main(int argc, char **argv)
 	}
 
 	if (use_splice) {
-		n = splice_out(fd, sizeof(buf));
+		n = splice_out(fd, sizeof(buf), splice_flags);
 		if (n >= 0)
 			return 0;
 	} else {

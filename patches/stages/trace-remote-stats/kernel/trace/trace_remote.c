@@ -28,6 +28,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/pipe_fs_i.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/refcount.h>
@@ -36,6 +37,7 @@
 #include <linux/sched/signal.h>
 #include <linux/security.h>
 #include <linux/slab.h>
+#include <linux/splice.h>
 #include <linux/tracefs.h>
 #include <linux/trace_remote.h>
 #include <linux/trace_seq.h>
@@ -908,10 +910,71 @@ static ssize_t trace_remote_trace_write(struct file *filp, const char __user *ub
 	return ret ?: cnt;
 }
 
+/*
+ * splice() from a consuming file: one read into new pages, which go to the
+ * pipe, as copy_splice_read() does, but SPLICE_F_NONBLOCK makes it as
+ * non-blocking as O_NONBLOCK (as the kernel's own trace_pipe_raw): a
+ * recorder like trace-cmd splices with it from a blocking file, and must
+ * not sleep with the pipe locked while nothing comes. A read returns at
+ * most a page of trace_pipe_raw or a trace_seq of text: two pages hold it.
+ */
+#define TRACE_REMOTE_SPLICE_PAGES	2
+
+static ssize_t trace_remote_splice_read(struct file *in, loff_t *ppos,
+					struct pipe_inode_info *pipe, size_t len,
+					unsigned int flags)
+{
+	struct bio_vec bv[TRACE_REMOTE_SPLICE_PAGES];
+	unsigned int i, nr = 0;
+	struct iov_iter to;
+	struct kiocb kiocb;
+	size_t chunk, size;
+	ssize_t ret;
+
+	BUILD_BUG_ON(TRACE_REMOTE_SPLICE_PAGES * PAGE_SIZE < TRACE_SEQ_BUFFER_SIZE);
+	/* The caller left room in the pipe for @len. */
+	len = min_t(size_t, len, ARRAY_SIZE(bv) * PAGE_SIZE);
+	for (size = 0; size < len; size += chunk, nr++) {
+		struct page *page = alloc_page(GFP_USER);
+
+		if (!page)
+			break;
+		chunk = min_t(size_t, len - size, PAGE_SIZE);
+		bvec_set_page(&bv[nr], page, chunk, 0);
+	}
+	if (!size)
+		return len ? -ENOMEM : 0;
+
+	iov_iter_bvec(&to, ITER_DEST, bv, nr, size);
+	init_sync_kiocb(&kiocb, in);
+	if (flags & SPLICE_F_NONBLOCK)
+		kiocb.ki_flags |= IOCB_NOWAIT;
+	ret = in->f_op->read_iter(&kiocb, &to);
+	/* Splice callers expect EAGAIN for "nothing went in". */
+	if (ret == -EFAULT)
+		ret = -EAGAIN;
+
+	for (i = 0, size = 0; i < nr; i++) {
+		chunk = ret > 0 ? min_t(size_t, ret - size, PAGE_SIZE) : 0;
+		if (!chunk) {
+			__free_page(bv[i].bv_page);
+			continue;
+		}
+		*pipe_head_buf(pipe) = (struct pipe_buffer) {
+			.ops	= &default_pipe_buf_ops,
+			.page	= bv[i].bv_page,
+			.len	= chunk,
+		};
+		pipe->head++;
+		size += chunk;
+	}
+	return ret;
+}
+
 static const struct file_operations trace_remote_pipe_fops = {
 	.open		= trace_remote_pipe_open,
 	.read_iter	= trace_remote_read_iter,
-	.splice_read	= copy_splice_read,
+	.splice_read	= trace_remote_splice_read,
 	.poll		= trace_remote_poll_read,
 	.release	= trace_remote_release,
 };
@@ -1023,21 +1086,25 @@ unlock:
 	return ret;
 }
 
-/* The rest of a page partly read is ready too. */
+/*
+ * The rest of a page partly read is ready too. The wait queue is registered
+ * all the same: epoll does it only on the first call, which may be now.
+ */
 static __poll_t trace_remote_raw_poll(struct file *filp, struct poll_table_struct *pt)
 {
 	struct trace_remote_raw *raw =
 		container_of(filp->private_data, struct trace_remote_raw, reader);
+	__poll_t mask = trace_remote_poll_read(filp, pt);
 
 	if (READ_ONCE(raw->pos) < READ_ONCE(raw->len))
-		return EPOLLIN | EPOLLRDNORM;
-	return trace_remote_poll_read(filp, pt);
+		mask |= EPOLLIN | EPOLLRDNORM;
+	return mask;
 }
 
 static const struct file_operations trace_remote_raw_fops = {
 	.open		= trace_remote_raw_open,
 	.read_iter	= trace_remote_raw_read_iter,
-	.splice_read	= copy_splice_read,
+	.splice_read	= trace_remote_splice_read,
 	.poll		= trace_remote_raw_poll,
 	.release	= trace_remote_raw_release,
 };
