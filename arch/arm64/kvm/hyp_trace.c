@@ -149,33 +149,43 @@ static struct trace_buffer_desc *hyp_trace_load(unsigned long size, void *priv)
 	size_t nr_pages = 0, hyp_size;
 	int i, ret;
 
+	/*
+	 * EL2 gets a copy of the descriptor followed by room for its page
+	 * descriptors. In protected mode it takes that memory from us, in one
+	 * physically contiguous block: a buffer too large for the biggest
+	 * block the page allocator hands out is refused, as one it cannot
+	 * find is, before anything is shared. One that cannot fit whatever
+	 * the rounding (a page descriptor per page of @size on every CPU) is
+	 * refused before it is even allocated.
+	 */
+	if (get_order(num_possible_cpus() * DIV_ROUND_UP(size, PAGE_SIZE) *
+		      sizeof(struct simple_buffer_page)) > MAX_PAGE_ORDER)
+		return ERR_PTR(-ENOMEM);
+
 	desc = trace_remote_alloc_buffer(size, cpu_possible_mask);
 	if (IS_ERR(desc))
 		return desc;
 
-	ret = hyp_trace_share(desc);
-	if (ret)
-		goto free_desc;
-
-	/*
-	 * EL2 gets a copy of the descriptor followed by room for its page
-	 * descriptors. In protected mode it takes that memory from us.
-	 */
 	for_each_ring_buffer_desc(rbdesc, i, desc)
 		nr_pages += rbdesc->nr_page_va;
 	hyp_size = PAGE_ALIGN(desc->struct_len + nr_pages * sizeof(struct simple_buffer_page));
-	hyp_trace.hyp_desc = alloc_pages_exact(hyp_size, GFP_KERNEL | __GFP_ZERO);
-	if (!hyp_trace.hyp_desc) {
-		ret = -ENOMEM;
-		goto unshare;
-	}
+	ret = -ENOMEM;
+	if (get_order(hyp_size) > MAX_PAGE_ORDER)
+		goto free_desc;
+	hyp_trace.hyp_desc = alloc_pages_exact(hyp_size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+	if (!hyp_trace.hyp_desc)
+		goto free_desc;
 	hyp_trace.hyp_desc_size = hyp_size;
 	memcpy(hyp_trace.hyp_desc, desc, desc->struct_len);
+
+	ret = hyp_trace_share(desc);
+	if (ret)
+		goto free_hyp_desc;
 
 	if (!is_protected_kvm_enabled()) {
 		ret = kvm_share_hyp(hyp_trace.hyp_desc, hyp_trace.hyp_desc + hyp_size);
 		if (ret)
-			goto free_hyp_desc;
+			goto unshare;
 	}
 
 	ret = hyp_trace_sync_clock();
@@ -185,16 +195,16 @@ static struct trace_buffer_desc *hyp_trace_load(unsigned long size, void *priv)
 	if (ret) {
 		if (!is_protected_kvm_enabled())
 			kvm_unshare_hyp(hyp_trace.hyp_desc, hyp_trace.hyp_desc + hyp_size);
-		goto free_hyp_desc;
+		goto unshare;
 	}
 	schedule_delayed_work(&hyp_trace.clock_work, HYP_TRACE_CLOCK_SYNC);
 	return desc;
 
+unshare:
+	hyp_trace_unshare(desc, SIZE_MAX);
 free_hyp_desc:
 	free_pages_exact(hyp_trace.hyp_desc, hyp_size);
 	hyp_trace.hyp_desc = NULL;
-unshare:
-	hyp_trace_unshare(desc, SIZE_MAX);
 free_desc:
 	trace_remote_free_buffer(desc);
 	return ERR_PTR(ret);
