@@ -110,26 +110,73 @@ ts_in_ns() {
 }
 
 # trace-cmd record's output file: "-o FILE" among its options, before the
-# command.
+# command; and where the command starts ($cmd arguments come before it),
+# unless an option this does not know makes that unsure ($sure=0).
 out=trace.dat
 prev=
+cmd=0
+sure=1
 for a in "$@"; do
 	case $prev in
 	-o) out=$a ;;
 	-[efApCOsrVglnPNbRBmMH]) ;;
-	--max-graph-depth|--module|--name|--user) ;;
-	--file-version|--compression|--cmdlines-size) ;;
+	--max-graph-depth|--module|--name|--user|--temp|--proxy) ;;
+	--file-version|--compression|--cmdlines-size|--tsync-interval|--ts-offset) ;;
 	*)
 		case $a in
 		-o?*) out=${a#-o} ;;
-		--) break ;;
-		-*) ;;
+		--) cmd=$((cmd + 1)); break ;;
+		--date|--no-filter|--by-comm|--nosplice|--debug|--poll|--quiet|--fork) ;;
+		--verbose|--verbose=*) ;;
+		--max-graph-depth|--module|--name|--user|--temp|--proxy) ;;
+		--file-version|--compression|--cmdlines-size|--tsync-interval|--ts-offset) ;;
+		--*) sure=0 ;;
+		-?) ;;
+		-*) sure=0 ;;	# -qo FILE: which letters take a value?
 		*) break ;;
 		esac
 		;;
 	esac
 	prev=$a
+	cmd=$((cmd + 1))
 done
+
+# trace-cmd forks one recorder per CPU, then the command, without waiting
+# for the recorders to start. When the command is over, it stops them with
+# SIGUSR1: a recorder that has not started by then records nothing ("0
+# bytes"; a short command on a busy machine). So the command first waits,
+# ten seconds at most, until each of its live siblings (the recorders:
+# trace-cmd's other children) has its trace_pipe_raw open. Tracing is on
+# meanwhile. This narrows the window rather than closing it: a recorder
+# may still be between its open and its loop. Not done when an option this
+# script does not know hides where the command starts.
+wait_recorders='
+stat_of() { state=$1 ppid=$2; }
+end=$(($(date +%s) + 10))
+while [ $(date +%s) -lt $end ]; do
+	ready=1
+	for p in /proc/[0-9]*; do
+		[ "${p#/proc/}" != $$ ] || continue
+		read -r stat 2> /dev/null < $p/stat || continue
+		stat_of ${stat##*) }
+		[ "$ppid" = $PPID ] && [ "$state" != Z ] || continue
+		# Not ours to look at (trace-cmd --user): do not wait for it.
+		fds=$(ls -l $p/fd 2> /dev/null) || continue
+		echo "$fds" | grep -q "/trace_pipe_raw$" || ready=0
+	done
+	[ $ready = 0 ] || break
+	sleep 0.01
+done'
+if [ $sure = 1 ] && [ $cmd -lt $# ]; then
+	i=0
+	for a in "$@"; do
+		[ $i != 0 ] || set --
+		[ $i != $cmd ] || set -- "$@" sh -c "$wait_recorders"'
+exec "$@"' trace-remote-record
+		set -- "$@" "$a"
+		i=$((i + 1))
+	done
+fi
 
 # ^C stops the recording (trace-cmd writes the file) and not this script.
 trap : INT TERM
