@@ -34,6 +34,9 @@ fi
 mkdir -p "$dir"
 results=$dir/results
 : > "$results"
+# What failed guest tests did last (scripts/guest/check.sh), this run only.
+why=$dir/why
+: > "$why"
 
 want() { echo "$1" | grep -qE -- "$TESTS"; }
 
@@ -95,6 +98,7 @@ run_guest() {
 		IMAGE=$image INITRAMFS=$initramfs \
 		scripts/run-qemu.sh "$log.cmd" > "$log.out" 2>&1
 	rc=$?
+	grep '^WHY ' "$log.out" >> "$why"
 	tr -d '\r' < "$gres" | while read -r r n; do
 		[ -n "$n" ] && record "$r" "guest:$prefix$n"
 	done
@@ -154,6 +158,8 @@ fi
 if grep -qE '^(FAIL|UNRESOLVED) ' "$results"; then
 	echo "Failed:"
 	grep -E '^(FAIL|UNRESOLVED) ' "$results" | sed 's/^/  /'
+	# The last lines of each failed guest test (scripts/guest/check.sh).
+	tr -d '\r' < "$why" | sed 's/^WHY /  | /'
 fi
 if [ "$pass" = 0 ] && [ "$fail" = 0 ]; then
 	echo "check: no test ran (TESTS='$TESTS')" >&2

@@ -67,6 +67,13 @@ for t in $tests; do
 		esac
 	done
 	grep -qE '^\[[0-9]+\].*\[[A-Z]+\]$' /tmp/ft.out || result FAIL "$name (no result)"
+	# What a failed test did last, for the summary at the end of the run
+	# (a CI log may keep only that).
+	if grep -qE '^\[[0-9]+\].*\[(FAIL|UNRESOLVED)\]$' /tmp/ft.out ||
+	   ! grep -qE '^\[[0-9]+\].*\[[A-Z]+\]$' /tmp/ft.out; then
+		sed '/^# of passed/,$d' /tmp/ft.out | grep -v -e '^[[:space:]]*$' -e 'dynamic_events: No such' |
+			tail -n 8 | cut -c1-160 | sed "s|^|WHY $MODE:$name: |"
+	fi
 done
 
 # A debug kernel: look for leaks now; the report goes to the console, where
