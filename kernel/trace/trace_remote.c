@@ -418,6 +418,7 @@ struct trace_remote_reader {
 	unsigned long			*iter_lost;	/* to report, by CPU */
 	struct trace_seq		seq;
 	size_t				pos;
+	bool				has_read;	/* text, at least once */
 };
 
 /* Events were lost, but how many is not known (as trace.c prints it). */
@@ -552,9 +553,23 @@ static unsigned int trace_remote_poll_ms(void)
 }
 
 /*
- * Sleep until there is something to read, the remote goes or a signal
- * comes. When there is data that could not be read (the writer did not
- * hand over a page), sleep one poll interval before trying again.
+ * A blocking consuming text reader that has read something stops, at the
+ * end of the data, once tracing is off: trace_pipe then gives EOF, as the
+ * kernel's own does, and "cat trace_pipe" ends with the recording. One that
+ * has read nothing yet keeps waiting, for tracing to be turned on. As in the
+ * kernel, O_NONBLOCK reads still give EAGAIN and poll() does not report it.
+ */
+static bool trace_remote_reader_done(struct trace_remote_reader *reader)
+{
+	/* Acquire: the emptiness checked next is the writer's after it stopped. */
+	return READ_ONCE(reader->has_read) && !smp_load_acquire(&reader->remote->tracing_on);
+}
+
+/*
+ * Sleep until there is something to read, the remote goes, tracing goes
+ * off under a reader that is done, or a signal comes. When there is data
+ * that could not be read (the writer did not hand over a page), sleep one
+ * poll interval before trying again.
  */
 static int trace_remote_wait(struct trace_remote_reader *reader)
 {
@@ -572,6 +587,7 @@ static int trace_remote_wait(struct trace_remote_reader *reader)
 		return signal_pending(current) ? -ERESTARTSYS : 0;
 	}
 	return wait_event_interruptible(remote->wait, READ_ONCE(remote->gone) ||
+					trace_remote_reader_done(reader) ||
 					trace_remote_reader_ready(reader));
 }
 
@@ -618,6 +634,10 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		ret = -EAGAIN;
 		if ((filp->f_flags & O_NONBLOCK) || (iocb->ki_flags & IOCB_NOWAIT))
 			goto unlock;
+		ret = 0;
+		if (trace_remote_reader_done(reader) &&
+		    trace_remote_empty(remote, reader->cpu))
+			goto unlock;
 		mutex_unlock(&reader->lock);
 		ret = trace_remote_wait(reader);
 		if (ret)
@@ -628,6 +648,8 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 
 	copied = copy_to_iter(reader->seq.buffer + reader->pos, avail, to);
 	reader->pos += copied;
+	if (copied)
+		WRITE_ONCE(reader->has_read, true);
 	ret = copied ?: -EFAULT;
 unlock:
 	mutex_unlock(&reader->lock);
@@ -1199,13 +1221,16 @@ static int trace_remote_set_tracing(struct trace_remote *remote, bool on)
 			trace_remote_try_unload(remote);
 			return ret;
 		}
-		remote->tracing_on = true;
+		WRITE_ONCE(remote->tracing_on, true);
 	} else {
 		ret = remote->cbs->enable_tracing(false, remote->priv);
 		if (ret)
 			return ret;
-		remote->tracing_on = false;
+		/* Release: after the writer stopped, for trace_remote_reader_done(). */
+		smp_store_release(&remote->tracing_on, false);
 		trace_remote_try_unload(remote);
+		/* Readers that are done end at the end of the data. */
+		wake_up_interruptible_all(&remote->wait);
 	}
 	return 0;
 }
@@ -2196,7 +2221,7 @@ void trace_remote_unregister(const char *name)
 		remote->gone = true;
 		if (remote->tracing_on)
 			remote->cbs->enable_tracing(false, remote->priv);
-		remote->tracing_on = false;
+		WRITE_ONCE(remote->tracing_on, false);
 		trace_remote_try_unload(remote);
 	}
 	wake_up_all(&remote->wait);
