@@ -129,6 +129,16 @@ for mode in $normal; do
 	run_guest "guest:$mode" "$mode" "$cmd"
 done
 
+# A buffer of most of the memory on one CPU, in a guest with 3 GiB: its
+# page table alone needs more than the page allocator's largest order.
+# nVHE mode only, where the test remote is the same as in protected mode.
+BIGMEM_TEST=remotes/huge_buffer.tc
+if [ "$STRESS" = 0 ] && case " $normal " in *" nvhe "*) true ;; *) false ;; esac &&
+	want "guest:bigmem:nvhe:$BIGMEM_TEST"; then
+	SMP=1 MEM=3072 run_guest guest:bigmem:nvhe nvhe \
+		"MODE=nvhe FILTER='^$BIGMEM_TEST\$' exec /usr/share/guest/check.sh"
+fi
+
 # make check (not make stress, not DEBUG=1 itself): a short stress run of
 # both remotes in the debug kernel (KASAN, lockdep, kmemleak), which the
 # Makefile built into build/obj-debug. DEBUG_STRESS=0 skips it.
