@@ -27,7 +27,8 @@
 #include <nvhe/trace.h>
 
 DEFINE_PER_CPU(struct hyp_trace_cpu, hyp_trace_cpu);
-static DEFINE_HYP_SPINLOCK(trace_lock);	/* load, unload, swap, reset, clock */
+/* load, unload, swap, reset, clock, event switches */
+static DEFINE_HYP_SPINLOCK(trace_lock);
 
 /*
  * The donated (protected) or shared (nVHE) descriptor, while loaded, and the
@@ -41,6 +42,8 @@ static size_t trace_nr_bpages;
 static bool trace_on;
 /* u32, not bool or u8: a site tests it with ldr and cbz, no masking. */
 u32 hyp_trace_events[HYP_NR_EVENTS];
+/* How many of those handle_trap() writes itself are on. */
+u32 hyp_trace_nr_trap_events_on;
 
 struct hyp_clock hyp_clock;
 
@@ -392,7 +395,17 @@ int __tracing_enable_event(u64 id, bool enable)
 {
 	if (!id || id >= HYP_NR_EVENTS)
 		return -EINVAL;
-	WRITE_ONCE(hyp_trace_events[id], enable);
+
+	/* Switch and count under the lock: the count stays exact. */
+	hyp_spin_lock(&trace_lock);
+	if (hyp_trace_events[id] != enable) {
+		WRITE_ONCE(hyp_trace_events[id], enable);
+		if (id == hyp_event_id_hyp_enter || id == hyp_event_id_hyp_exit ||
+		    id == hyp_event_id_host_hcall)
+			WRITE_ONCE(hyp_trace_nr_trap_events_on,
+				   hyp_trace_nr_trap_events_on + (enable ? 1 : -1));
+	}
+	hyp_spin_unlock(&trace_lock);
 	return 0;
 }
 

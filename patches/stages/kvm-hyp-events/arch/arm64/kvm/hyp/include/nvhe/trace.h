@@ -33,6 +33,16 @@ int __tracing_write_event(u64 id);
 #undef REMOTE_EVENT_INCLUDE_FILE
 
 extern u32 hyp_trace_events[HYP_NR_EVENTS];
+extern u32 hyp_trace_nr_trap_events_on;
+
+/*
+ * Whether hyp_enter, hyp_exit or host_hcall is on: handle_trap() tests this
+ * once and, while it is false, runs a copy of itself without their sites.
+ */
+static __always_inline bool hyp_trace_trap_events_on(void)
+{
+	return READ_ONCE(hyp_trace_nr_trap_events_on);
+}
 
 /*
  * A conversion of counter cycles to ns, with a 128-bit product and no
@@ -168,6 +178,11 @@ static inline int __tracing_enable_event(u64 id, bool enable)
 static inline int __tracing_write_event(u64 id)
 {
 	return -ENODEV;
+}
+
+static inline bool hyp_trace_trap_events_on(void)
+{
+	return false;
 }
 
 #define HYP_EVENT(__name, __proto, __struct, __assign, __printk)	\
