@@ -117,7 +117,7 @@ run_guest() {
 
 # Guest tests, once per KVM mode.
 normal=$MODES
-case $TESTS in host:*) MODES= normal= ;; guest:debug*) normal= ;; esac
+case $TESTS in host:*) MODES= normal= ;; guest:debug* | guest:bigmem*) normal= ;; esac
 for mode in $normal; do
 	if [ "$STRESS" = 1 ]; then
 		cmd=$(printf 'MODE=%s DURATION=%d exec /usr/share/guest/stress.sh' \
@@ -133,7 +133,7 @@ done
 # page table alone needs more than the page allocator's largest order.
 # nVHE mode only, where the test remote is the same as in protected mode.
 BIGMEM_TEST=remotes/huge_buffer.tc
-if [ "$STRESS" = 0 ] && case " $normal " in *" nvhe "*) true ;; *) false ;; esac &&
+if [ "$STRESS" = 0 ] && case " $MODES " in *" nvhe "*) true ;; *) false ;; esac &&
 	want "guest:bigmem:nvhe:$BIGMEM_TEST"; then
 	SMP=1 MEM=3072 run_guest guest:bigmem:nvhe nvhe \
 		"MODE=nvhe FILTER='^$BIGMEM_TEST\$' exec /usr/share/guest/check.sh"
