@@ -11,8 +11,7 @@
  * "<N> cases, <M> refused, <K> loaded, <F> failures" that a test compares
  * with the exact numbers it expects, so that a case cannot go missing
  * silently. The buffer of remotes/hypervisor must be unloaded. The clock
- * and write cases leave the selftest event enabled in the hypervisor, and
- * every other event off.
+ * and write cases leave the selftest event enabled in the hypervisor.
  *
  * Clock check, in both modes:
  *
@@ -189,80 +188,6 @@ static void hostile_clock_kept(struct seq_file *m, struct hostile *h, int set_re
 		hostile_result(m, h, ts + NSEC_PER_MSEC >= t0 && ts <= t1 + NSEC_PER_MSEC, true,
 			       "clock kept: event at %llu ns, written between %llu and %llu",
 			       ts, t0, t1);
-}
-
-/*
- * Events @meta counted during a hypercall that writes none itself, with
- * interrupts off: 0, or 1 with hyp_enter on (more if a host stage-2 fault
- * came between).
- */
-static u64 hostile_trap_entries(struct trace_buffer_meta *meta)
-{
-	unsigned long flags;
-	u64 entries;
-
-	local_irq_save(flags);
-	entries = READ_ONCE(meta->entries);
-	kvm_call_hyp_nvhe(__tracing_write_event, 1);
-	entries = READ_ONCE(meta->entries) - entries;
-	local_irq_restore(flags);
-	return entries;
-}
-
-static void hostile_switch(unsigned int id, bool enable)
-{
-	kvm_call_hyp_nvhe(__tracing_enable_event, id, enable);
-}
-
-/*
- * Event switches set, they do not count: switched off while off, an event
- * still comes on with one switch, and on twice then off once it is off. The
- * hypervisor counts the events of the host trap's own sites (hyp_enter,
- * host_hcall, hyp_exit) that are on, and skips those sites while the count
- * is 0; a count that drifted down would lose hyp_enter here. Leaves every
- * event off.
- */
-static void hostile_event_switches(struct seq_file *m, struct hostile *h)
-{
-	struct trace_buffer_meta *meta = (void *)h->pages[0];
-	u64 first, off, on;
-	int id, ret;
-
-	hostile_valid(h, 1);
-	hostile_rbdesc(h->area, 0)->cpu = get_cpu();
-	ret = hostile_load(h->area, PAGE_SIZE);
-	if (ret) {
-		put_cpu();
-		hostile_result(m, h, false, false,
-			       "event switches: valid descriptor refused (%d)", ret);
-		return;
-	}
-	for (id = 1; id < HYP_NR_EVENTS; id++)
-		hostile_switch(id, false);
-	kvm_call_hyp_nvhe(__tracing_enable, true);
-
-	hostile_switch(hyp_event_id_hyp_enter, false);
-	hostile_switch(hyp_event_id_hyp_enter, true);
-	first = hostile_trap_entries(meta);
-
-	hostile_switch(hyp_event_id_hyp_enter, true);
-	hostile_switch(hyp_event_id_hyp_enter, false);
-	off = hostile_trap_entries(meta);
-
-	hostile_switch(hyp_event_id_hyp_enter, true);
-	hostile_switch(hyp_event_id_host_hcall, false);
-	hostile_switch(hyp_event_id_hyp_exit, false);
-	on = hostile_trap_entries(meta);
-
-	hostile_switch(hyp_event_id_hyp_enter, false);
-	kvm_call_hyp_nvhe(__tracing_enable, false);
-	kvm_call_hyp_nvhe(__tracing_unload);
-	put_cpu();
-	for (id = 0; id < 4; id++)
-		memset((void *)h->pages[id], 0, PAGE_SIZE);
-	hostile_result(m, h, first && !off && on, true,
-		       "event switches: hyp_enter written %llu, %llu, %llu times (1, 0, 1)",
-		       first, off, on);
 }
 
 /* Load what @h->area holds; it must be refused and the memory given back. */
@@ -489,7 +414,6 @@ static int hostile_show(struct seq_file *m, void *v)
 	hostile_clock_case(m, &h, "clock shift 33", 3, 33, 0);
 	hostile_clock_case(m, &h, "clock of 2^31 ns per cycle", BIT_ULL(31), 0, 0);
 	hostile_clock_kept(m, &h, ret);
-	hostile_event_switches(m, &h);
 
 	hostile_einval(m, &h, "swap on CPU 2^32",
 		       kvm_call_hyp_nvhe(__tracing_swap_reader, BIT_ULL(32)));
