@@ -42,7 +42,7 @@ want() { echo "$1" | grep -qE -- "$TESTS"; }
 
 # What the kernel prints when something went wrong: WARN, BUG, oops, KASAN,
 # lockdep, kmemleak, RCU stalls, hung tasks, a hypervisor panic.
-SPLATS='WARNING: |BUG: |Oops|Unable to handle kernel|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|unreferenced object|suspected memory leak|rcu_preempt detected stall|INFO: rcu|INFO: task .* blocked|hyp panic|Kernel panic'
+SPLATS='WARNING: |BUG: |Oops|Unable to handle kernel|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|unreferenced object|suspected memory leak|rcu_preempt detected stall|INFO: rcu|INFO: task .* blocked|hyp panic|Kernel panic|invoked oom-killer'
 
 
 record() {

@@ -73,7 +73,8 @@ static struct trace_buffer_desc *remote_test_load(unsigned long size, void *priv
 			struct remote_test_cpu *rcpu = per_cpu_ptr(&remote_test_cpus, rbdesc->cpu);
 
 			rcpu->bpages = kvcalloc(rbdesc->nr_page_va,
-						sizeof(*rcpu->bpages), GFP_KERNEL);
+						sizeof(*rcpu->bpages),
+						GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 			if (!rcpu->bpages) {
 				ret = -ENOMEM;
 				break;

@@ -168,7 +168,8 @@ static struct trace_buffer_desc *hyp_trace_load(unsigned long size, void *priv)
 	ret = -ENOMEM;
 	if (get_order(hyp_size) > MAX_PAGE_ORDER)
 		goto free_desc;
-	hyp_trace.hyp_desc = alloc_pages_exact(hyp_size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+	hyp_trace.hyp_desc = alloc_pages_exact(hyp_size, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
+					       __GFP_ZERO | __GFP_NOWARN);
 	if (!hyp_trace.hyp_desc)
 		goto free_desc;
 	hyp_trace.hyp_desc_size = hyp_size;
