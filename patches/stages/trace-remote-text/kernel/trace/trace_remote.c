@@ -1129,7 +1129,10 @@ static int trace_remote_parse_ulong(const char __user *ubuf, size_t cnt, unsigne
 	if (copy_from_user(buf, ubuf, cnt))
 		return -EFAULT;
 	buf[cnt] = '\0';
-	/* kstrtoul() refuses signs, junk, empty strings and overflow. */
+	/*
+	 * kstrtoul() refuses a minus sign, junk, empty strings and overflow;
+	 * it takes a leading '+', as the kernel's own tracing files do.
+	 */
 	return kstrtoul(strim(buf), 10, val);
 }
 
