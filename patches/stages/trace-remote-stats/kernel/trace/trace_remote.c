@@ -74,6 +74,7 @@ struct trace_remote_cpu {
 	struct trace_remote	*remote;	/* first, see trace_remote_of_inode() */
 	int			cpu;
 	struct mutex		access;		/* consumers of @cpu */
+	unsigned long		resets;		/* of @cpu's buffer; odd during one */
 	/* The writer's counters when the buffer was last released. */
 	unsigned long		released_overrun;
 	unsigned long		released_read;
@@ -406,6 +407,7 @@ struct trace_remote_reader {
 	struct mutex			lock;		/* users of this open file */
 	struct ring_buffer_iter		**iters;	/* non-consuming, by CPU */
 	unsigned long			*iter_lost;	/* to report, by CPU */
+	unsigned long			*iter_resets;	/* when counted, by CPU */
 	struct trace_seq		seq;
 	size_t				pos;
 	bool				has_read;	/* text, at least once */
@@ -417,6 +419,28 @@ struct trace_remote_reader {
 static bool trace_remote_reader_has_cpu(struct trace_remote_reader *reader, int cpu)
 {
 	return reader->cpu == RING_BUFFER_ALL_CPUS || reader->cpu == cpu;
+}
+
+/*
+ * The writer's overrun when the reader opened, reported before the first
+ * event of @cpu it shows; unless the buffer was reset since (the iterator
+ * starts again after that, and the loss went with the counts) or consumed
+ * (the consumer reported the loss). Called after the peek: an event it
+ * found past a reset comes after that reset's first count (see
+ * trace_remote_reset()).
+ */
+static unsigned long trace_remote_iter_lost(struct trace_remote_reader *reader, int cpu)
+{
+	struct trace_remote *remote = reader->remote;
+
+	if (!reader->iter_lost[cpu])
+		return 0;
+	/* Pairs with the first smp_wmb() of trace_remote_reset(). */
+	smp_rmb();
+	if (READ_ONCE(remote->cpus[cpu].resets) != reader->iter_resets[cpu] ||
+	    ring_buffer_read_events_cpu(remote->trace_buffer, cpu))
+		reader->iter_lost[cpu] = 0;
+	return reader->iter_lost[cpu];
 }
 
 /* The next event in time order, not consumed yet. */
@@ -440,7 +464,7 @@ trace_remote_peek(struct trace_remote_reader *reader, int *cpu, u64 *ts,
 			if (!reader->iters[c])
 				continue;
 			event = ring_buffer_iter_peek(reader->iters[c], &t);
-			l = reader->iter_lost[c];
+			l = trace_remote_iter_lost(reader, c);
 			/* The writer came round to the page being read. */
 			if (ring_buffer_iter_dropped(reader->iters[c]))
 				l = TRACE_REMOTE_LOST_UNKNOWN;
@@ -678,7 +702,17 @@ static int trace_remote_reset(struct trace_remote *remote, int cpu)
 	for_each_cpu(c, &remote->buffer_cpus) {
 		if (cpu != RING_BUFFER_ALL_CPUS && cpu != c)
 			continue;
+		/*
+		 * Counted before and after: odd while the pages change, so that
+		 * a reader sees the count move if it sees any of the reset.
+		 */
+		WRITE_ONCE(remote->cpus[c].resets, remote->cpus[c].resets + 1);
+		/* The odd count is seen before any of the reset. */
+		smp_wmb();
 		ret = ring_buffer_reset_remote_cpu(remote->trace_buffer, c);
+		/* And all of the reset before the even one. */
+		smp_wmb();
+		WRITE_ONCE(remote->cpus[c].resets, remote->cpus[c].resets + 1);
 		if (ret)
 			break;
 	}
@@ -774,6 +808,7 @@ static void trace_remote_put_reader(struct trace_remote_reader *reader)
 		kfree(reader->iters);
 	}
 	kfree(reader->iter_lost);
+	kfree(reader->iter_resets);
 
 	scoped_guard(mutex, &remote->lock) {
 		if (reader->counted)
@@ -839,13 +874,19 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 	} else if (reader->holds_buffer) {
 		reader->iters = kcalloc(nr_cpu_ids, sizeof(*reader->iters), GFP_KERNEL);
 		reader->iter_lost = kcalloc(nr_cpu_ids, sizeof(*reader->iter_lost), GFP_KERNEL);
-		if (!reader->iters || !reader->iter_lost) {
+		reader->iter_resets = kcalloc(nr_cpu_ids, sizeof(*reader->iter_resets),
+					      GFP_KERNEL);
+		if (!reader->iters || !reader->iter_lost || !reader->iter_resets) {
 			ret = -ENOMEM;
 			goto fail;
 		}
 		for_each_cpu(cpu, &remote->buffer_cpus) {
 			if (!trace_remote_reader_has_cpu(reader, cpu))
 				continue;
+			/* Before the counters: a reset after this drops them. */
+			reader->iter_resets[cpu] = READ_ONCE(remote->cpus[cpu].resets);
+			/* Pairs with the first smp_wmb() of trace_remote_reset(). */
+			smp_rmb();
 			/* The writer's counters, as of now, for the overrun below. */
 			ring_buffer_poll_remote(remote->trace_buffer, cpu);
 			reader->iters[cpu] = ring_buffer_read_start(remote->trace_buffer, cpu,
@@ -855,10 +896,12 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 				goto fail;
 			}
 			/*
-			 * Nothing consumed since the last reset: every event the
-			 * writer overwrote came before the first one shown.
+			 * Nothing consumed since the last reset (none running):
+			 * every event the writer overwrote came before the first
+			 * one shown.
 			 */
-			if (!ring_buffer_read_events_cpu(remote->trace_buffer, cpu))
+			if (!(reader->iter_resets[cpu] & 1) &&
+			    !ring_buffer_read_events_cpu(remote->trace_buffer, cpu))
 				reader->iter_lost[cpu] =
 					ring_buffer_overrun_cpu(remote->trace_buffer, cpu);
 		}
