@@ -13,7 +13,7 @@ struct trace_seq;
 
 /**
  * struct remote_event_hdr - Header of every record a remote writes
- * @id:		The event id, from 1 (common_type).
+ * @id:		The event id (common_type).
  * @flags:	0 (common_flags).
  * @preempt_count: 0 (common_preempt_count).
  * @pid:	0 (common_pid).
@@ -58,7 +58,7 @@ struct remote_event_field {
 /**
  * struct remote_event - An event a remote can write
  * @name:	Event name, unique in its remote.
- * @id:		Event id in the record header, from 1.
+ * @id:		Event id in the record header.
  * @get_fields: Returns the record's fields after the header and their number.
  * @fields:	Set from @get_fields at registration.
  * @nr_fields:	Number of @fields.

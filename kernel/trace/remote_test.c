@@ -143,8 +143,8 @@ static int remote_test_enable_event(unsigned short id, bool enable, void *priv)
 }
 
 /*
- * Write one selftest event with @id on the calling CPU: nothing while
- * tracing or the event is off, an error if it should be written and cannot.
+ * Write one selftest event with @id on the calling CPU: -ENODEV while
+ * tracing or the event is off or no buffer is loaded.
  */
 static int remote_test_write(u64 id)
 {
@@ -154,7 +154,7 @@ static int remote_test_write(u64 id)
 	int ret = 0;
 
 	if (!remote_test_tracing || !READ_ONCE(remote_test_event_on[remote_event_id_selftest]))
-		return 0;
+		return -ENODEV;
 
 	local_irq_save(flags);
 	cpu_buffer = remote_test_buffer(smp_processor_id());

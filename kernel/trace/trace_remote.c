@@ -79,7 +79,6 @@ struct trace_remote_cpu {
 	struct trace_remote	*remote;	/* first, see trace_remote_of_inode() */
 	int			cpu;
 	struct mutex		access;		/* consumers of @cpu */
-	unsigned long		resets;		/* of @cpu's buffer; odd during one */
 	/* The writer's counters when the buffer was last released. */
 	unsigned long		released_overrun;
 	unsigned long		released_read;
@@ -117,12 +116,22 @@ struct trace_remote {
 	int					nr_readers;	/* consuming */
 
 	wait_queue_head_t			wait;
+	spinlock_t				waiters_lock;	/* the two below */
+	struct list_head			waiters;	/* trace_remote_wait() */
+	unsigned long				waiters_seq;	/* a waiter left */
+	wait_queue_head_t			waiters_wait;
 	struct work_struct			poll_work;
 	struct hrtimer				poll_timer;	/* queues poll_work */
 	unsigned long				poll_busy;	/* jiffies, data seen */
 	unsigned long				poll_entries;	/* meta pages', at it */
 	struct trace_remote_cpu			*cpus;	/* nr_cpu_ids + 1 */
-	struct trace_remote_event_file		*event_files;	/* nr_events */
+	struct trace_remote_event_file		*event_files;	/* nr_events + 1 */
+	/*
+	 * Tools that take a tracing directory read the formats of
+	 * events/ftrace/ and fail on an empty system: one event, never
+	 * written, with an id no event of the remote has.
+	 */
+	struct remote_event			ftrace_event;
 	char					name[];
 };
 
@@ -368,7 +377,9 @@ static struct remote_event *trace_remote_find_event(struct trace_remote *remote,
 {
 	size_t i;
 
-	/* Ids are usually the index + 1. */
+	/* Ids are usually the index, or the index + 1. */
+	if (id < remote->nr_events && remote->events[id].id == id)
+		return &remote->events[id];
 	if (id && id <= remote->nr_events && remote->events[id - 1].id == id)
 		return &remote->events[id - 1];
 
@@ -412,15 +423,20 @@ struct trace_remote_reader {
 	struct trace_remote		*remote;
 	int				cpu;
 	bool				consuming;
-	bool				counted;	/* in nr_readers */
-	bool				holds_buffer;
+	bool				raw;		/* trace_pipe_raw */
+	bool				holds_buffer;	/* both locks to change */
 	struct mutex			lock;		/* users of this open file */
 	struct ring_buffer_iter		**iters;	/* non-consuming, by CPU */
-	unsigned long			*iter_lost;	/* to report, by CPU */
-	unsigned long			*iter_resets;	/* when counted, by CPU */
 	struct trace_seq		seq;
 	size_t				pos;
-	bool				has_read;	/* text, at least once */
+};
+
+/* A reader of trace_pipe_raw: the page being read. */
+struct trace_remote_raw {
+	struct trace_remote_reader	reader;		/* first: freed as the reader */
+	struct buffer_data_read_page	*page;
+	size_t				pos;	/* read so far from @page */
+	size_t				len;	/* valid bytes in @page */
 };
 
 /* Events were lost, but how many is not known (as trace.c prints it). */
@@ -429,28 +445,6 @@ struct trace_remote_reader {
 static bool trace_remote_reader_has_cpu(struct trace_remote_reader *reader, int cpu)
 {
 	return reader->cpu == RING_BUFFER_ALL_CPUS || reader->cpu == cpu;
-}
-
-/*
- * The writer's overrun when the reader opened, reported before the first
- * event of @cpu it shows; unless the buffer was reset since (the iterator
- * starts again after that, and the loss went with the counts) or consumed
- * (the consumer reported the loss). Called after the peek: an event it
- * found past a reset comes after that reset's first count (see
- * trace_remote_reset()).
- */
-static unsigned long trace_remote_iter_lost(struct trace_remote_reader *reader, int cpu)
-{
-	struct trace_remote *remote = reader->remote;
-
-	if (!reader->iter_lost[cpu])
-		return 0;
-	/* Pairs with the first smp_wmb() of trace_remote_reset(). */
-	smp_rmb();
-	if (READ_ONCE(remote->cpus[cpu].resets) != reader->iter_resets[cpu] ||
-	    ring_buffer_read_events_cpu(remote->trace_buffer, cpu))
-		reader->iter_lost[cpu] = 0;
-	return reader->iter_lost[cpu];
 }
 
 /* The next event in time order, not consumed yet. */
@@ -474,10 +468,9 @@ trace_remote_peek(struct trace_remote_reader *reader, int *cpu, u64 *ts,
 			if (!reader->iters[c])
 				continue;
 			event = ring_buffer_iter_peek(reader->iters[c], &t);
-			l = trace_remote_iter_lost(reader, c);
 			/* The writer came round to the page being read. */
-			if (ring_buffer_iter_dropped(reader->iters[c]))
-				l = TRACE_REMOTE_LOST_UNKNOWN;
+			l = ring_buffer_iter_dropped(reader->iters[c]) ?
+			    TRACE_REMOTE_LOST_UNKNOWN : 0;
 		}
 		if (event && (!next || t < *ts)) {
 			next = event;
@@ -495,7 +488,6 @@ static void trace_remote_advance(struct trace_remote_reader *reader, int cpu)
 		ring_buffer_consume(reader->remote->trace_buffer, cpu, NULL, NULL);
 	} else {
 		ring_buffer_iter_advance(reader->iters[cpu]);
-		reader->iter_lost[cpu] = 0;
 	}
 }
 
@@ -536,7 +528,7 @@ static void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
 		trace_seq_printf(s, "%s ", re->name);
 		re->print(hdr, s);
 	} else {
-		trace_seq_printf(s, "UNKNOWN EVENT id=%u", hdr->id);
+		trace_seq_printf(s, "UNKNOWN id=%u", hdr->id);
 	}
 	trace_seq_putc(s, '\n');
 }
@@ -576,43 +568,190 @@ static unsigned int trace_remote_poll_ms(void)
 	return clamp_val(READ_ONCE(poll_ms), 1, 1000);
 }
 
-/*
- * A blocking consuming text reader that has read something stops, at the
- * end of the data, once tracing is off: trace_pipe then gives EOF, as the
- * kernel's own does, and "cat trace_pipe" ends with the recording. One that
- * has read nothing yet keeps waiting, for tracing to be turned on. As in the
- * kernel, O_NONBLOCK reads still give EAGAIN and poll() does not report it.
- */
-static bool trace_remote_reader_done(struct trace_remote_reader *reader)
+/* Have @reader hold the buffer (a consuming one loads it). */
+static int trace_remote_hold(struct trace_remote_reader *reader)
 {
-	/* Acquire: the emptiness checked next is the writer's after it stopped. */
-	return READ_ONCE(reader->has_read) && !smp_load_acquire(&reader->remote->tracing_on);
+	struct trace_remote *remote = reader->remote;
+	int ret;
+
+	lockdep_assert_held(&remote->lock);
+	if (remote->gone)
+		return -ENODEV;
+	if (reader->consuming) {
+		ret = trace_remote_load(remote);
+		if (ret)
+			return ret;
+		WRITE_ONCE(remote->nr_readers, remote->nr_readers + 1);
+		/* Poll at the full rate for a start. */
+		trace_remote_busy(remote);
+	}
+	if (!trace_remote_loaded(remote))
+		return 0;
+	remote->nr_users++;
+	reader->holds_buffer = true;
+	if (reader->cpu != RING_BUFFER_ALL_CPUS &&
+	    !cpumask_test_cpu(reader->cpu, &remote->buffer_cpus))
+		return -ENODEV;
+	return 0;
 }
 
-/*
- * Sleep until there is something to read, the remote goes, tracing goes
- * off under a reader that is done, or a signal comes. When there is data
- * that could not be read (the writer did not hand over a page), sleep one
- * poll interval before trying again.
- */
-static int trace_remote_wait(struct trace_remote_reader *reader)
+static void __trace_remote_release_buffer(struct trace_remote_reader *reader)
 {
 	struct trace_remote *remote = reader->remote;
 
-	if (READ_ONCE(remote->gone))
-		return -ENODEV;
-	if (trace_remote_reader_ready(reader)) {
+	lockdep_assert_held(&remote->lock);
+	if (reader->consuming && reader->holds_buffer)
+		WRITE_ONCE(remote->nr_readers, remote->nr_readers - 1);
+	if (reader->holds_buffer)
+		remote->nr_users--;
+	reader->holds_buffer = false;
+	trace_remote_try_unload(remote);
+}
+
+static void trace_remote_release_buffer(struct trace_remote_reader *reader)
+{
+	guard(mutex)(&reader->remote->lock);
+	__trace_remote_release_buffer(reader);
+}
+
+/* A user of a reader about to sleep in trace_remote_wait(). */
+struct trace_remote_waiter {
+	struct list_head		list;		/* on remote->waiters */
+	struct task_struct		*task;
+	struct trace_remote_reader	*reader;
+};
+
+/*
+ * Called with reader->lock held: from then on the reader keeps its buffer
+ * until the waiter leaves (see trace_remote_drop_killed()).
+ */
+static void trace_remote_add_waiter(struct trace_remote_waiter *w,
+				    struct trace_remote_reader *reader)
+{
+	struct trace_remote *remote = reader->remote;
+
+	lockdep_assert_held(&reader->lock);
+	w->task = current;
+	w->reader = reader;
+	spin_lock(&remote->waiters_lock);
+	list_add(&w->list, &remote->waiters);
+	spin_unlock(&remote->waiters_lock);
+}
+
+static void trace_remote_del_waiter(struct trace_remote_waiter *w)
+{
+	struct trace_remote *remote = w->reader->remote;
+
+	spin_lock(&remote->waiters_lock);
+	list_del(&w->list);
+	remote->waiters_seq++;
+	spin_unlock(&remote->waiters_lock);
+	wake_up_all(&remote->waiters_wait);
+}
+
+/*
+ * A text reader killed while it waits lets the buffer go as soon as it
+ * wakes up rather than when its files are closed at exit, unless another
+ * user of the same open file waits too (it looks at the buffer). A later
+ * read of that file takes the buffer again.
+ */
+static bool trace_remote_drop_killed(struct trace_remote_waiter *w)
+{
+	struct trace_remote_reader *reader = w->reader;
+	struct trace_remote *remote = reader->remote;
+	struct trace_remote_waiter *other;
+	bool alone = true;
+
+	if (reader->raw || !fatal_signal_pending(current))
+		return false;
+	if (mutex_lock_killable(&reader->lock))
+		return false;
+	spin_lock(&remote->waiters_lock);
+	list_for_each_entry(other, &remote->waiters, list)
+		alone &= other == w || other->reader != reader;
+	spin_unlock(&remote->waiters_lock);
+	if (alone) {
+		guard(mutex)(&remote->lock);
+		__trace_remote_release_buffer(reader);
+	}
+	mutex_unlock(&reader->lock);
+	return alone;
+}
+
+/*
+ * Whoever reports or changes the buffer's state waits (a second at most)
+ * for the killed readers to let it go: right after kill(), the state is
+ * what the kill implies.
+ */
+static void trace_remote_wait_killed(struct trace_remote *remote)
+{
+	struct trace_remote_waiter *w;
+	unsigned long seq;
+	bool killed;
+	int tries = 10;
+
+	lockdep_assert_held(&remote->lock);
+	while (tries--) {
+		killed = false;
+		spin_lock(&remote->waiters_lock);
+		list_for_each_entry(w, &remote->waiters, list)
+			killed |= !w->reader->raw && w->reader->holds_buffer &&
+				  fatal_signal_pending(w->task);
+		seq = remote->waiters_seq;
+		spin_unlock(&remote->waiters_lock);
+		if (!killed)
+			return;
+		mutex_unlock(&remote->lock);
+		wait_event_timeout(remote->waiters_wait, READ_ONCE(remote->waiters_seq) != seq,
+				   HZ / 10);
+		mutex_lock(&remote->lock);
+	}
+}
+
+/*
+ * Sleep until there is something to read, the remote goes or a signal
+ * comes. When there is data that could not be read (the writer did not
+ * hand over a page), sleep one poll interval before trying again. @w was
+ * added with reader->lock held, which the caller then dropped.
+ */
+static int trace_remote_wait(struct trace_remote_waiter *w, bool ready)
+{
+	struct trace_remote_reader *reader = w->reader;
+	struct trace_remote *remote = reader->remote;
+	int ret;
+
+	if (ready) {
 		unsigned int ms = trace_remote_poll_ms();
 		ktime_t t = ms_to_ktime(ms);
 
 		/* Slack as the poll's: each try may ask the remote for pages. */
 		set_current_state(TASK_INTERRUPTIBLE);
 		schedule_hrtimeout_range(&t, (u64)ms * NSEC_PER_MSEC / 10, HRTIMER_MODE_REL);
-		return signal_pending(current) ? -ERESTARTSYS : 0;
+		ret = signal_pending(current) ? -ERESTARTSYS : 0;
+	} else {
+		ret = wait_event_interruptible(remote->wait, READ_ONCE(remote->gone) ||
+					       trace_remote_reader_ready(reader));
 	}
-	return wait_event_interruptible(remote->wait, READ_ONCE(remote->gone) ||
-					trace_remote_reader_done(reader) ||
-					trace_remote_reader_ready(reader));
+	if (trace_remote_drop_killed(w))
+		ret = -ERESTARTSYS;
+	trace_remote_del_waiter(w);
+	return ret;
+}
+
+/* A consuming reader whose buffer a killed user let go takes it again. */
+static int trace_remote_rehold(struct trace_remote_reader *reader)
+{
+	struct trace_remote *remote = reader->remote;
+	int ret;
+
+	lockdep_assert_held(&reader->lock);
+	if (fatal_signal_pending(current))
+		return -ERESTARTSYS;
+	scoped_guard(mutex, &remote->lock)
+		ret = trace_remote_hold(reader);
+	if (!ret)
+		queue_work(system_wq, &remote->poll_work);
+	return ret;
 }
 
 static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
@@ -620,8 +759,10 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	struct file *filp = iocb->ki_filp;
 	struct trace_remote_reader *reader = filp->private_data;
 	struct trace_remote *remote = reader->remote;
+	struct trace_remote_waiter w;
 	size_t avail, copied;
 	ssize_t ret;
+	bool ready;
 
 	if (!iov_iter_count(to))
 		return 0;
@@ -638,8 +779,13 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			break;
 
 		ret = 0;
-		if (!reader->holds_buffer)
-			goto unlock;
+		if (!reader->holds_buffer) {
+			if (!reader->consuming)
+				goto unlock;
+			ret = trace_remote_rehold(reader);
+			if (ret)
+				goto unlock;
+		}
 
 		if (reader->consuming)
 			trace_remote_access_lock(remote, reader->cpu);
@@ -658,12 +804,10 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		ret = -EAGAIN;
 		if ((filp->f_flags & O_NONBLOCK) || (iocb->ki_flags & IOCB_NOWAIT))
 			goto unlock;
-		ret = 0;
-		if (trace_remote_reader_done(reader) &&
-		    trace_remote_empty(remote, reader->cpu))
-			goto unlock;
+		ready = trace_remote_reader_ready(reader);
+		trace_remote_add_waiter(&w, reader);
 		mutex_unlock(&reader->lock);
-		ret = trace_remote_wait(reader);
+		ret = trace_remote_wait(&w, ready);
 		if (ret)
 			return ret;
 		if (mutex_lock_interruptible(&reader->lock))
@@ -672,8 +816,6 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 
 	copied = copy_to_iter(reader->seq.buffer + reader->pos, avail, to);
 	reader->pos += copied;
-	if (copied)
-		WRITE_ONCE(reader->has_read, true);
 	ret = copied ?: -EFAULT;
 unlock:
 	mutex_unlock(&reader->lock);
@@ -685,14 +827,27 @@ static __poll_t trace_remote_poll_read(struct file *filp, struct poll_table_stru
 	struct trace_remote_reader *reader = filp->private_data;
 	struct trace_remote *remote = reader->remote;
 
+	__poll_t mask = 0;
+
 	poll_wait(filp, &remote->wait, pt);
 	if (READ_ONCE(remote->gone))
 		return EPOLLIN | EPOLLRDNORM | EPOLLERR;
-	/* Unlocked: a stale answer only makes the caller read or poll again. */
-	if (trace_seq_used(&reader->seq) > READ_ONCE(reader->pos) ||
-	    (reader->holds_buffer && !trace_remote_empty(remote, reader->cpu)))
+	/* Held while a read fills or copies: a read is worth trying. */
+	if (!mutex_trylock(&reader->lock))
 		return EPOLLIN | EPOLLRDNORM;
-	return 0;
+	if (trace_seq_used(&reader->seq) > reader->pos ||
+	    (!reader->holds_buffer && reader->consuming) ||
+	    (reader->holds_buffer && !trace_remote_empty(remote, reader->cpu)))
+		mask = EPOLLIN | EPOLLRDNORM;
+	if (reader->raw) {
+		struct trace_remote_raw *raw =
+			container_of(reader, struct trace_remote_raw, reader);
+
+		if (raw->pos < raw->len)
+			mask = EPOLLIN | EPOLLRDNORM;
+	}
+	mutex_unlock(&reader->lock);
+	return mask;
 }
 
 /* Reset one CPU or all: consumers see the buffer before or after, whole. */
@@ -712,17 +867,7 @@ static int trace_remote_reset(struct trace_remote *remote, int cpu)
 	for_each_cpu(c, &remote->buffer_cpus) {
 		if (cpu != RING_BUFFER_ALL_CPUS && cpu != c)
 			continue;
-		/*
-		 * Counted before and after: odd while the pages change, so that
-		 * a reader sees the count move if it sees any of the reset.
-		 */
-		WRITE_ONCE(remote->cpus[c].resets, remote->cpus[c].resets + 1);
-		/* The odd count is seen before any of the reset. */
-		smp_wmb();
 		ret = ring_buffer_reset_remote_cpu(remote->trace_buffer, c);
-		/* And all of the reset before the even one. */
-		smp_wmb();
-		WRITE_ONCE(remote->cpus[c].resets, remote->cpus[c].resets + 1);
 		if (ret)
 			break;
 	}
@@ -749,7 +894,7 @@ static bool trace_remote_owns(struct trace_remote *remote, void *data)
 
 	if (p >= cpus && p < cpus + (nr_cpu_ids + 1) * sizeof(*remote->cpus))
 		return !((p - cpus) % sizeof(*remote->cpus));
-	if (p >= efiles && p < efiles + remote->nr_events * sizeof(*remote->event_files))
+	if (p >= efiles && p < efiles + (remote->nr_events + 1) * sizeof(*remote->event_files))
 		return !((p - efiles) % sizeof(*remote->event_files));
 	return false;
 }
@@ -817,16 +962,7 @@ static void trace_remote_put_reader(struct trace_remote_reader *reader)
 		}
 		kfree(reader->iters);
 	}
-	kfree(reader->iter_lost);
-	kfree(reader->iter_resets);
-
-	scoped_guard(mutex, &remote->lock) {
-		if (reader->counted)
-			WRITE_ONCE(remote->nr_readers, remote->nr_readers - 1);
-		if (reader->holds_buffer)
-			remote->nr_users--;
-		trace_remote_try_unload(remote);
-	}
+	trace_remote_release_buffer(reader);
 	trace_remote_put(remote);
 	kfree(reader);
 }
@@ -854,28 +990,8 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 	reader->consuming = consuming;
 	mutex_init(&reader->lock);
 
-	scoped_guard(mutex, &remote->lock) {
-		if (remote->gone) {
-			ret = -ENODEV;
-			break;
-		}
-		if (consuming) {
-			ret = trace_remote_load(remote);
-			if (ret)
-				break;
-			WRITE_ONCE(remote->nr_readers, remote->nr_readers + 1);
-			/* Poll at the full rate for a start. */
-			trace_remote_busy(remote);
-			reader->counted = true;
-		}
-		if (!trace_remote_loaded(remote))
-			break;
-		remote->nr_users++;
-		reader->holds_buffer = true;
-		if (reader->cpu != RING_BUFFER_ALL_CPUS &&
-		    !cpumask_test_cpu(reader->cpu, &remote->buffer_cpus))
-			ret = -ENODEV;
-	}
+	scoped_guard(mutex, &remote->lock)
+		ret = trace_remote_hold(reader);
 	if (ret)
 		goto fail;
 
@@ -883,21 +999,13 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 		queue_work(system_wq, &remote->poll_work);
 	} else if (reader->holds_buffer) {
 		reader->iters = kcalloc(nr_cpu_ids, sizeof(*reader->iters), GFP_KERNEL);
-		reader->iter_lost = kcalloc(nr_cpu_ids, sizeof(*reader->iter_lost), GFP_KERNEL);
-		reader->iter_resets = kcalloc(nr_cpu_ids, sizeof(*reader->iter_resets),
-					      GFP_KERNEL);
-		if (!reader->iters || !reader->iter_lost || !reader->iter_resets) {
+		if (!reader->iters) {
 			ret = -ENOMEM;
 			goto fail;
 		}
 		for_each_cpu(cpu, &remote->buffer_cpus) {
 			if (!trace_remote_reader_has_cpu(reader, cpu))
 				continue;
-			/* Before the counters: a reset after this drops them. */
-			reader->iter_resets[cpu] = READ_ONCE(remote->cpus[cpu].resets);
-			/* Pairs with the first smp_wmb() of trace_remote_reset(). */
-			smp_rmb();
-			/* The writer's counters, as of now, for the overrun below. */
 			ring_buffer_poll_remote(remote->trace_buffer, cpu);
 			reader->iters[cpu] = ring_buffer_read_start(remote->trace_buffer, cpu,
 								    GFP_KERNEL);
@@ -905,15 +1013,6 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 				ret = -ENOMEM;
 				goto fail;
 			}
-			/*
-			 * Nothing consumed since the last reset (none running):
-			 * every event the writer overwrote came before the first
-			 * one shown.
-			 */
-			if (!(reader->iter_resets[cpu] & 1) &&
-			    !ring_buffer_read_events_cpu(remote->trace_buffer, cpu))
-				reader->iter_lost[cpu] =
-					ring_buffer_overrun_cpu(remote->trace_buffer, cpu);
 		}
 	}
 
@@ -1069,12 +1168,6 @@ static const struct file_operations trace_remote_trace_fops = {
  * works through read_iter, and lost events are marked in the page as the
  * kernel's own ring buffer marks them.
  */
-struct trace_remote_raw {
-	struct trace_remote_reader	reader;		/* first: freed as the reader */
-	struct buffer_data_read_page	*page;
-	size_t				pos;	/* read so far from @page */
-	size_t				len;	/* valid bytes in @page */
-};
 
 static int trace_remote_raw_open(struct inode *inode, struct file *filp)
 {
@@ -1086,6 +1179,7 @@ static int trace_remote_raw_open(struct inode *inode, struct file *filp)
 		return ret;
 
 	raw = container_of(filp->private_data, struct trace_remote_raw, reader);
+	raw->reader.raw = true;
 	ret = ring_buffer_alloc_read_page(raw->reader.remote->trace_buffer, raw->reader.cpu,
 					  &raw->page);
 	if (ret) {
@@ -1118,8 +1212,10 @@ static ssize_t trace_remote_raw_read_iter(struct kiocb *iocb, struct iov_iter *t
 	struct trace_remote *remote = reader->remote;
 	size_t page_size = ring_buffer_read_page_size(raw->page);
 	void *data = ring_buffer_read_page_data(raw->page);
+	struct trace_remote_waiter w;
 	size_t copied;
 	ssize_t ret;
+	bool ready;
 
 	if (!iov_iter_count(to))
 		return 0;
@@ -1145,8 +1241,10 @@ static ssize_t trace_remote_raw_read_iter(struct kiocb *iocb, struct iov_iter *t
 		ret = -EAGAIN;
 		if ((filp->f_flags & O_NONBLOCK) || (iocb->ki_flags & IOCB_NOWAIT))
 			goto unlock;
+		ready = trace_remote_reader_ready(reader);
+		trace_remote_add_waiter(&w, reader);
 		mutex_unlock(&reader->lock);
-		ret = trace_remote_wait(reader);
+		ret = trace_remote_wait(&w, ready);
 		if (ret)
 			return ret;
 		if (mutex_lock_interruptible(&reader->lock))
@@ -1161,26 +1259,11 @@ unlock:
 	return ret;
 }
 
-/*
- * The rest of a page partly read is ready too. The wait queue is registered
- * all the same: epoll does it only on the first call, which may be now.
- */
-static __poll_t trace_remote_raw_poll(struct file *filp, struct poll_table_struct *pt)
-{
-	struct trace_remote_raw *raw =
-		container_of(filp->private_data, struct trace_remote_raw, reader);
-	__poll_t mask = trace_remote_poll_read(filp, pt);
-
-	if (READ_ONCE(raw->pos) < READ_ONCE(raw->len))
-		mask |= EPOLLIN | EPOLLRDNORM;
-	return mask;
-}
-
 static const struct file_operations trace_remote_raw_fops = {
 	.open		= trace_remote_raw_open,
 	.read_iter	= trace_remote_raw_read_iter,
 	.splice_read	= trace_remote_splice_read,
-	.poll		= trace_remote_raw_poll,
+	.poll		= trace_remote_poll_read,
 	.release	= trace_remote_raw_release,
 };
 
@@ -1272,11 +1355,8 @@ static int trace_remote_set_tracing(struct trace_remote *remote, bool on)
 		ret = remote->cbs->enable_tracing(false, remote->priv);
 		if (ret)
 			return ret;
-		/* Release: after the writer stopped, for trace_remote_reader_done(). */
-		smp_store_release(&remote->tracing_on, false);
+		WRITE_ONCE(remote->tracing_on, false);
 		trace_remote_try_unload(remote);
-		/* Readers that are done end at the end of the data. */
-		wake_up_interruptible_all(&remote->wait);
 	}
 	return 0;
 }
@@ -1285,17 +1365,18 @@ static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf, size
 				loff_t *ppos)
 {
 	struct trace_remote *remote = trace_remote_of(filp);
-	bool val;
+	unsigned long val;
 	int ret;
 
-	ret = trace_remote_parse_bool(ubuf, cnt, &val);
+	/* As the kernel's own tracing_on: any number, non-zero is on. */
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
 	if (ret)
 		return ret;
 
 	guard(mutex)(&remote->lock);
 	if (remote->gone)
 		return -ENODEV;
-	ret = trace_remote_set_tracing(remote, val);
+	ret = trace_remote_set_tracing(remote, !!val);
 	return ret ? ret : cnt;
 }
 
@@ -1357,6 +1438,7 @@ static ssize_t buffer_size_kb_read(struct file *filp, char __user *ubuf, size_t 
 	struct trace_remote *remote = trace_remote_of(filp);
 
 	guard(mutex)(&remote->lock);
+	trace_remote_wait_killed(remote);
 	if (remote->gone)
 		return -ENODEV;
 	return trace_remote_read_text(ubuf, cnt, ppos, "%lu (%s)\n",
@@ -1391,6 +1473,7 @@ static ssize_t buffer_size_kb_write(struct file *filp, const char __user *ubuf, 
 		return ret;
 
 	guard(mutex)(&remote->lock);
+	trace_remote_wait_killed(remote);
 	if (remote->gone)
 		return -ENODEV;
 	if (trace_remote_loaded(remote))
@@ -1626,20 +1709,6 @@ static const struct file_operations event_id_fops = {
 	.release	= trace_remote_file_release,
 };
 
-/* The id of events/ftrace/remote: not a remote's event. */
-static ssize_t static_event_id_read(struct file *filp, char __user *ubuf, size_t cnt,
-				    loff_t *ppos)
-{
-	struct remote_event *re = file_inode(filp)->i_private;
-
-	return trace_remote_read_text(ubuf, cnt, ppos, "%u\n", re->id);
-}
-
-static const struct file_operations static_event_id_fops = {
-	.read	= static_event_id_read,
-	.llseek	= default_llseek,
-};
-
 /* The common fields, as the kernel's own events have them. */
 static const struct remote_event_field remote_common_fields[] = {
 	{ .type = "unsigned short", .name = "common_type",
@@ -1707,23 +1776,6 @@ static const struct file_operations event_format_fops = {
 	.release	= trace_remote_single_release,
 };
 
-static int static_event_format_show(struct seq_file *m, void *v)
-{
-	return event_format_show(m, m->private);
-}
-
-static int static_event_format_open(struct inode *inode, struct file *filp)
-{
-	return single_open(filp, static_event_format_show, inode->i_private);
-}
-
-static const struct file_operations static_event_format_fops = {
-	.open		= static_event_format_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
-
 /*
  * Remotes do not filter: "filter" exists because tools look for it when
  * they expand event names. It reads "none" and only accepts being cleared.
@@ -1781,18 +1833,6 @@ static const struct file_operations header_fops = {
 	.llseek	= default_llseek,
 };
 
-/*
- * A remote writes no ftrace events, but tools that take a tracing directory
- * (trace-cmd record, extract and "restore -c -t", as of 3.1) read the
- * formats of events/ftrace/ and crash on an empty system. Give them one
- * event that never occurs: id 0, which no remote event has.
- */
-static struct remote_event remote_ftrace_event = {
-	.name		= "remote",
-	.id		= 0,
-	.print_fmt	= "\"\"",
-};
-
 /* Like trace.c's files: root only, writable ones TRACE_MODE_WRITE. */
 static bool trace_remote_file(struct dentry *parent, const char *name, umode_t mode,
 			      void *data, const struct file_operations *fops)
@@ -1802,6 +1842,7 @@ static bool trace_remote_file(struct dentry *parent, const char *name, umode_t m
 
 static int trace_remote_create_events(struct trace_remote *remote, struct dentry *top)
 {
+	struct trace_remote_event_file *ef;
 	struct dentry *events, *sys, *d;
 	size_t i;
 
@@ -1817,13 +1858,12 @@ static int trace_remote_create_events(struct trace_remote *remote, struct dentry
 		d = tracefs_create_dir("ftrace", events);
 		if (!d)
 			return -ENOMEM;
-		d = tracefs_create_dir(remote_ftrace_event.name, d);
+		d = tracefs_create_dir(remote->ftrace_event.name, d);
 		if (!d)
 			return -ENOMEM;
-		if (!trace_remote_file(d, "id", TRACE_MODE_READ, &remote_ftrace_event,
-				       &static_event_id_fops) ||
-		    !trace_remote_file(d, "format", TRACE_MODE_READ, &remote_ftrace_event,
-				       &static_event_format_fops))
+		ef = &remote->event_files[remote->nr_events];
+		if (!trace_remote_file(d, "id", TRACE_MODE_READ, ef, &event_id_fops) ||
+		    !trace_remote_file(d, "format", TRACE_MODE_READ, ef, &event_format_fops))
 			return -ENOMEM;
 	}
 
@@ -1837,8 +1877,7 @@ static int trace_remote_create_events(struct trace_remote *remote, struct dentry
 			       &event_filter_fops))
 		return -ENOMEM;
 	for (i = 0; i < remote->nr_events; i++) {
-		struct trace_remote_event_file *ef = &remote->event_files[i];
-
+		ef = &remote->event_files[i];
 		d = tracefs_create_dir(ef->event->name, sys);
 		if (!d)
 			return -ENOMEM;
@@ -2077,6 +2116,22 @@ static void trace_remote_boot_start(struct trace_remote *remote)
 		pr_info("%s: tracing from the command line\n", remote->name);
 }
 
+/* The smallest id no event uses: there is one, as there are fewer than 2^16. */
+static int trace_remote_free_id(const struct remote_event *events, size_t nr)
+{
+	unsigned long *used = bitmap_zalloc(USHRT_MAX + 1, GFP_KERNEL);
+	size_t i;
+	int id;
+
+	if (!used)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		__set_bit(events[i].id, used);
+	id = find_first_zero_bit(used, USHRT_MAX + 1);
+	bitmap_free(used);
+	return id;
+}
+
 /**
  * __trace_remote_register() - Show a remote under /sys/kernel/tracing/remotes/
  * @owner:	The module of the remote (THIS_MODULE, through
@@ -2084,7 +2139,7 @@ static void trace_remote_boot_start(struct trace_remote *remote)
  * @name:	Directory name; also the events' system name.
  * @cbs:	What the remote does; see struct trace_remote_callbacks.
  * @priv:	Passed to the callbacks.
- * @events:	The events the remote can write, with unique ids from 1. The
+ * @events:	The events the remote can write, with unique ids. The
  *		array belongs to the remote until trace_remote_unregister().
  * @nr_events:	Number of @events.
  *
@@ -2097,8 +2152,8 @@ int __trace_remote_register(struct module *owner, const char *name,
 			    struct remote_event *events, size_t nr_events)
 {
 	struct trace_remote *remote;
+	int cpu, ftrace_id, ret;
 	size_t i, j;
-	int cpu, ret;
 
 	if (!name || !*name || strchr(name, '/') || !strcmp(name, ".") ||
 	    !strcmp(name, "..") || !cbs || !cbs->load_trace_buffer ||
@@ -2108,7 +2163,7 @@ int __trace_remote_register(struct module *owner, const char *name,
 	if (nr_events > USHRT_MAX)
 		return -EINVAL;
 	for (i = 0; i < nr_events; i++) {
-		if (!events[i].id || !events[i].name || !events[i].print ||
+		if (!events[i].name || !events[i].print ||
 		    !events[i].get_fields)
 			return -EINVAL;
 		for (j = 0; j < i; j++) {
@@ -2117,12 +2172,16 @@ int __trace_remote_register(struct module *owner, const char *name,
 		}
 	}
 
+	ftrace_id = trace_remote_free_id(events, nr_events);
+	if (ftrace_id < 0)
+		return ftrace_id;
+
 	remote = kzalloc(struct_size(remote, name, strlen(name) + 1), GFP_KERNEL);
 	if (!remote)
 		return -ENOMEM;
 	remote->cpus = kcalloc(nr_cpu_ids + 1, sizeof(*remote->cpus), GFP_KERNEL);
-	remote->event_files = kcalloc(nr_events, sizeof(*remote->event_files), GFP_KERNEL);
-	if (!remote->cpus || (nr_events && !remote->event_files)) {
+	remote->event_files = kcalloc(nr_events + 1, sizeof(*remote->event_files), GFP_KERNEL);
+	if (!remote->cpus || !remote->event_files) {
 		kfree(remote->event_files);
 		kfree(remote->cpus);
 		kfree(remote);
@@ -2133,10 +2192,13 @@ int __trace_remote_register(struct module *owner, const char *name,
 		remote->cpus[cpu].cpu = cpu < nr_cpu_ids ? cpu : RING_BUFFER_ALL_CPUS;
 		mutex_init(&remote->cpus[cpu].access);
 	}
-	for (i = 0; i < nr_events; i++) {
+	for (i = 0; i <= nr_events; i++) {
 		remote->event_files[i].remote = remote;
-		remote->event_files[i].event = &events[i];
+		remote->event_files[i].event = i < nr_events ? &events[i] : &remote->ftrace_event;
 	}
+	remote->ftrace_event.name = "remote";
+	remote->ftrace_event.print_fmt = "\"\"";
+	remote->ftrace_event.id = ftrace_id;
 	strscpy(remote->name, name, strlen(name) + 1);
 	remote->cbs = cbs;
 	remote->priv = priv;
@@ -2151,6 +2213,9 @@ int __trace_remote_register(struct module *owner, const char *name,
 	init_rwsem(&remote->access_lock);
 	mutex_init(&remote->lock);
 	init_waitqueue_head(&remote->wait);
+	spin_lock_init(&remote->waiters_lock);
+	INIT_LIST_HEAD(&remote->waiters);
+	init_waitqueue_head(&remote->waiters_wait);
 	INIT_WORK(&remote->poll_work, trace_remote_poll);
 	hrtimer_init(&remote->poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	remote->poll_timer.function = trace_remote_poll_timer;

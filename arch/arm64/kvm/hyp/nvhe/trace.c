@@ -410,13 +410,11 @@ int __tracing_enable_event(u64 id, bool enable)
 }
 
 /*
- * Write a selftest event on this CPU. Nothing to do while tracing or the
- * event is off; -ENODEV if it should be written and cannot be: this CPU
- * has no buffer in the loaded descriptor, or its buffer is being reset,
- * disabled or unloaded by another CPU right now. Never a silent drop the
- * host cannot tell from a write.
+ * Write a selftest event on this CPU. -ENODEV if it is not written: tracing
+ * or the event is off, this CPU has no buffer in the loaded descriptor, or
+ * its buffer is being reset, disabled or unloaded by another CPU right now.
  *
- * Return: 1 if written, 0 if off, -ENODEV.
+ * Return: 1 if written, -ENODEV.
  */
 static __always_inline int hyp_trace_selftest(u64 id)
 {
@@ -424,7 +422,7 @@ static __always_inline int hyp_trace_selftest(u64 id)
 	struct hyp_trace_cpu *tc;
 
 	if (!READ_ONCE(trace_on) || !READ_ONCE(hyp_trace_events[hyp_event_id_selftest]))
-		return 0;
+		return -ENODEV;
 
 	tc = this_cpu_ptr(&hyp_trace_cpu);
 	entry = hyp_trace_reserve(tc, sizeof(*entry));
