@@ -32,6 +32,10 @@
  * FFA_FEATURES (0x84000064) goes to the hypervisor's FF-A proxy instead,
  * which answers it (an error before the host has negotiated a version).
  *
+ * Descriptor rewritten while loaded, in nVHE mode (see scribble_show()):
+ *
+ *   cat /sys/kernel/debug/kvm/hyp_trace_scribble
+ *
  * Panic, in both modes: the selftest event HYP_TRACE_PANIC_ID, written with
  * remotes/hypervisor/write_event, makes the hypervisor panic right after
  * recording it (see the dump on panic of trace_remote).
@@ -1289,6 +1293,98 @@ static const struct file_operations smc_fops = {
 	.write	= smc_write,
 };
 
+/*
+ * In nVHE mode the descriptor stays shared with the host while loaded: a
+ * host that rewrites it must not change what the hypervisor unloads or
+ * enables. Load this CPU's buffer, turn tracing and hyp_enter on, scribble
+ * on the CPU count and the CPU of the entry, then stop and unload: the next
+ * host trap writes hyp_enter, which must find no buffer rather than the
+ * page descriptors the unload cleared. Then a new load must work and get
+ * the events.
+ */
+static int scribble_show(struct seq_file *m, void *v)
+{
+	struct trace_buffer_desc *desc;
+	struct ring_buffer_desc *rbdesc;
+	struct trace_buffer_meta *meta;
+	struct hostile h = {};
+	int i, ret = 0, cpu;
+
+	for (i = 0; i < NR_TEST_PAGES; i++) {
+		void *va = (void *)get_zeroed_page(GFP_KERNEL);
+
+		h.pages[i] = (unsigned long)va;
+		if (!va || kvm_share_hyp(va, va + PAGE_SIZE))
+			ret = -ENOMEM;
+	}
+	h.area = (void *)get_zeroed_page(GFP_KERNEL);
+	if (ret || !h.area || kvm_share_hyp(h.area, h.area + PAGE_SIZE)) {
+		seq_puts(m, "FAIL out of memory\n");
+		goto out;
+	}
+	desc = h.area;
+	rbdesc = hostile_rbdesc(desc, 0);
+	meta = (void *)h.pages[0];
+
+	cpu = get_cpu();
+	hostile_valid(&h, 1);
+	rbdesc->cpu = cpu;
+	ret = hostile_load(h.area, PAGE_SIZE);
+	if (ret) {
+		put_cpu();
+		seq_printf(m, "FAIL valid descriptor refused (%d): is remotes/hypervisor loaded?\n",
+			   ret);
+		goto out;
+	}
+	kvm_call_hyp_nvhe(__tracing_enable_event, hyp_event_id_hyp_enter, true);
+	kvm_call_hyp_nvhe(__tracing_enable, true);
+	desc->nr_cpus = 0;
+	rbdesc->cpu = INT_MAX;
+	/* Walking the descriptor now would reach far past the CPUs. */
+	kvm_call_hyp_nvhe(__tracing_enable, true);
+	rbdesc->cpu = cpu;
+	kvm_call_hyp_nvhe(__tracing_unload);
+	/* hyp_enter is still on: traps now write it, if a buffer is left. */
+	for (i = 0; i < 100; i++)
+		kvm_call_hyp_nvhe(__tracing_enable, true);
+	kvm_call_hyp_nvhe(__tracing_enable_event, hyp_event_id_hyp_enter, false);
+	put_cpu();
+	seq_puts(m, "ok scribbled descriptor: hypervisor alive\n");
+
+	/* The hypervisor loads again, on this CPU, and writes there. */
+	for (i = 0; i < 4; i++)
+		memset((void *)h.pages[i], 0, PAGE_SIZE);
+	cpu = get_cpu();
+	hostile_valid(&h, 1);
+	rbdesc->cpu = cpu;
+	ret = hostile_load(h.area, PAGE_SIZE);
+	if (!ret) {
+		kvm_call_hyp_nvhe(__tracing_enable_event, hyp_event_id_selftest, true);
+		kvm_call_hyp_nvhe(__tracing_enable, true);
+		ret = kvm_call_hyp_nvhe(__tracing_write_event, 1);
+		kvm_call_hyp_nvhe(__tracing_enable, false);
+		kvm_call_hyp_nvhe(__tracing_enable_event, hyp_event_id_selftest, false);
+		if (!ret && READ_ONCE(meta->entries) != 1)
+			ret = -EIO;
+		kvm_call_hyp_nvhe(__tracing_unload);
+	}
+	put_cpu();
+	seq_printf(m, "%s reload after the scribbled one (%d)\n", ret ? "FAIL" : "ok", ret);
+out:
+	for (i = 0; i < NR_TEST_PAGES; i++) {
+		if (h.pages[i]) {
+			kvm_unshare_hyp((void *)h.pages[i], (void *)h.pages[i] + PAGE_SIZE);
+			free_page(h.pages[i]);
+		}
+	}
+	if (h.area) {
+		kvm_unshare_hyp(h.area, h.area + PAGE_SIZE);
+		free_page((unsigned long)h.area);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(scribble);
+
 static int __init hyp_trace_test_init(void)
 {
 	struct dentry *kvm;
@@ -1305,6 +1401,8 @@ static int __init hyp_trace_test_init(void)
 		debugfs_create_u64("hyp_trace_fuzz_seed", 0600, kvm, &fuzz_seed);
 		debugfs_create_u32("hyp_trace_fuzz_cases", 0600, kvm, &fuzz_cases);
 		debugfs_create_u32("hyp_trace_fuzz_ops", 0600, kvm, &fuzz_ops);
+	} else {
+		debugfs_create_file("hyp_trace_scribble", 0400, kvm, NULL, &scribble_fops);
 	}
 	dput(kvm);
 	return 0;

@@ -210,15 +210,25 @@ static size_t trace_check_desc(struct trace_buffer_desc *desc, size_t size)
 	return total;
 }
 
-static void trace_unload_cpus(struct trace_buffer_desc *desc, int nr)
+/*
+ * A CPU with a loaded buffer. The host may rewrite the descriptor after the
+ * load in nVHE mode, where it is only shared: what was loaded is known from
+ * here, never from the descriptor.
+ */
+static bool trace_cpu_loaded(u64 cpu)
 {
-	struct ring_buffer_desc *rbdesc;
-	int i;
+	return trace_cpu_ok(cpu) && per_cpu_ptr(&hyp_trace_cpu, cpu)->loaded;
+}
 
-	for_each_ring_buffer_desc(rbdesc, i, desc) {
-		if (i >= nr)
-			break;
-		simple_ring_buffer_unload(trace_rb(rbdesc->cpu));
+static void trace_unload_cpus(void)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++) {
+		if (!trace_cpu_loaded(cpu))
+			continue;
+		simple_ring_buffer_unload(trace_rb(cpu));
+		per_cpu_ptr(&hyp_trace_cpu, cpu)->loaded = false;
 	}
 }
 
@@ -316,9 +326,10 @@ int __tracing_load(unsigned long desc_hva, size_t desc_size)
 		ret = simple_ring_buffer_init_mm(trace_rb(rbdesc->cpu), bpages,
 						 rbdesc, trace_load_page, trace_unload_page);
 		if (ret) {
-			trace_unload_cpus(desc, i);
+			trace_unload_cpus();
 			goto give_back;
 		}
+		per_cpu_ptr(&hyp_trace_cpu, rbdesc->cpu)->loaded = true;
 		bpages += rbdesc->nr_page_va;
 	}
 
@@ -339,7 +350,7 @@ void __tracing_unload(void)
 {
 	hyp_spin_lock(&trace_lock);
 	if (trace_desc) {
-		trace_unload_cpus(trace_desc, trace_desc->nr_cpus);
+		trace_unload_cpus();
 		trace_give_back_desc(trace_desc, trace_desc_size, trace_bpages, trace_nr_bpages);
 		trace_desc = NULL;
 		WRITE_ONCE(trace_on, false);
@@ -349,13 +360,15 @@ void __tracing_unload(void)
 
 int __tracing_enable(bool enable)
 {
-	struct ring_buffer_desc *rbdesc;
-	int i, ret = -ENODEV;
+	unsigned int cpu;
+	int ret = -ENODEV;
 
 	hyp_spin_lock(&trace_lock);
 	if (trace_desc) {
-		for_each_ring_buffer_desc(rbdesc, i, trace_desc)
-			simple_ring_buffer_enable_tracing(trace_rb(rbdesc->cpu), enable);
+		for (cpu = 0; cpu < trace_nr_cpus(); cpu++) {
+			if (trace_cpu_loaded(cpu))
+				simple_ring_buffer_enable_tracing(trace_rb(cpu), enable);
+		}
 		WRITE_ONCE(trace_on, enable);
 		ret = 0;
 	}
@@ -371,7 +384,7 @@ int __tracing_swap_reader(u64 cpu)
 		return -EINVAL;
 
 	hyp_spin_lock(&trace_lock);
-	if (trace_desc)
+	if (trace_cpu_loaded(cpu))
 		ret = simple_ring_buffer_swap_reader_page(trace_rb(cpu));
 	hyp_spin_unlock(&trace_lock);
 	return ret;
@@ -385,7 +398,7 @@ int __tracing_reset(u64 cpu)
 		return -EINVAL;
 
 	hyp_spin_lock(&trace_lock);
-	if (trace_desc)
+	if (trace_cpu_loaded(cpu))
 		ret = simple_ring_buffer_reset(trace_rb(cpu));
 	hyp_spin_unlock(&trace_lock);
 	return ret;

@@ -73,6 +73,7 @@ extern struct hyp_clock hyp_clock;
 struct hyp_trace_cpu {
 	struct simple_rb_per_cpu	rb;
 	struct hyp_clock		clock;
+	bool				loaded;		/* under trace_lock */
 };
 
 DECLARE_PER_CPU(struct hyp_trace_cpu, hyp_trace_cpu);
