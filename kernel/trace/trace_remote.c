@@ -60,12 +60,22 @@
  * second; the first event after that waits up to that long.
  */
 static unsigned int poll_ms = 1;
-module_param(poll_ms, uint, 0644);
+
+static int poll_ms_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, 1000);
+}
+
+static const struct kernel_param_ops poll_ms_ops = {
+	.set	= poll_ms_set,
+	.get	= param_get_uint,
+};
+module_param_cb(poll_ms, &poll_ms_ops, &poll_ms, 0644);
 MODULE_PARM_DESC(poll_ms, "Interval in ms at which open trace_pipe readers poll remotes (1-1000)");
 
 static unsigned int dump_on_panic;
 module_param(dump_on_panic, uint, 0644);
-MODULE_PARM_DESC(dump_on_panic, "On panic, print the last N unread events per CPU of every remote (0: off)");
+MODULE_PARM_DESC(dump_on_panic, "On panic, print the last N unread events per CPU of every remote (0: off, 4294967295: all)");
 
 #define TRACE_REMOTE_IDLE_POLL_MS	100
 
@@ -287,7 +297,7 @@ static unsigned long trace_remote_meta_entries(struct trace_remote *remote)
  */
 static unsigned int trace_remote_poll_interval(struct trace_remote *remote)
 {
-	unsigned int ms = clamp_val(READ_ONCE(poll_ms), 1, 1000);
+	unsigned int ms = READ_ONCE(poll_ms);
 	unsigned long busy = READ_ONCE(remote->poll_busy);
 
 	if (!time_after(jiffies, busy + HZ))
@@ -565,7 +575,7 @@ static bool trace_remote_reader_ready(struct trace_remote_reader *reader)
 
 static unsigned int trace_remote_poll_ms(void)
 {
-	return clamp_val(READ_ONCE(poll_ms), 1, 1000);
+	return READ_ONCE(poll_ms);
 }
 
 /* Have @reader hold the buffer (a consuming one loads it). */
@@ -2445,8 +2455,11 @@ static int trace_remote_panic(struct notifier_block *nb, unsigned long action, v
 		buffer = READ_ONCE(remote->trace_buffer);
 		if (!buffer)
 			continue;
-		pr_emerg("Dumping remote %s, up to %u unread events per CPU:\n",
-			 remote->name, max);
+		if (max == UINT_MAX)
+			pr_emerg("Dumping remote %s, every unread event:\n", remote->name);
+		else
+			pr_emerg("Dumping remote %s, up to %u unread events per CPU:\n",
+				 remote->name, max);
 		dump.remote = remote;
 		for_each_cpu(dump.cpu, &remote->buffer_cpus) {
 			n = ring_buffer_remote_dump(buffer, dump.cpu, 0, NULL, NULL);
