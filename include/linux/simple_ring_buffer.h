@@ -208,5 +208,7 @@ int simple_ring_buffer_init(struct simple_rb_per_cpu *cpu_buffer,
 			    struct simple_buffer_page *bpages,
 			    const struct ring_buffer_desc *desc);
 void simple_ring_buffer_unload(struct simple_rb_per_cpu *cpu_buffer);
+void simple_ring_buffer_unload_mm(struct simple_rb_per_cpu *cpu_buffer,
+				  void (*unload_page)(void *va));
 
 #endif /* _LINUX_SIMPLE_RING_BUFFER_H */

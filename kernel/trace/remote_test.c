@@ -14,9 +14,11 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/security.h>
 #include <linux/simple_ring_buffer.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/tracefs.h>
 #include <linux/trace_remote.h>
 
 #define REMOTE_EVENT_INCLUDE_FILE remote_test_events.h
@@ -56,17 +58,26 @@ static void remote_test_unload(struct trace_buffer_desc *desc, void *priv)
 		rcpu->loaded = false;
 	}
 	trace_remote_free_buffer(desc);
+	kvfree(desc);
 }
 
 static struct trace_buffer_desc *remote_test_load(unsigned long size, void *priv)
 {
+	size_t desc_size = trace_buffer_desc_size(size, num_possible_cpus());
 	struct trace_buffer_desc *desc;
 	struct ring_buffer_desc *rbdesc;
-	int i, ret = 0;
+	int i, ret;
 
-	desc = trace_remote_alloc_buffer(size, cpu_possible_mask);
-	if (IS_ERR(desc))
-		return desc;
+	if (desc_size == SIZE_MAX)
+		return ERR_PTR(-EINVAL);
+	desc = kvzalloc(desc_size, GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
+	if (!desc)
+		return ERR_PTR(-ENOMEM);
+	ret = trace_remote_alloc_buffer(desc, desc_size, size, cpu_possible_mask);
+	if (ret) {
+		kvfree(desc);
+		return ERR_PTR(ret);
+	}
 
 	scoped_guard(mutex, &remote_test_lock) {
 		for_each_ring_buffer_desc(rbdesc, i, desc) {
@@ -176,20 +187,47 @@ static int remote_test_write(u64 id)
 	return ret;
 }
 
-static int remote_test_write_event(u64 id, void *priv)
+static ssize_t remote_test_write_event(struct file *filp, const char __user *ubuf, size_t cnt,
+				       loff_t *ppos)
 {
+	u64 id;
+	int ret;
+
+	ret = kstrtou64_from_user(ubuf, cnt, 10, &id);
+	if (ret)
+		return ret;
 	guard(mutex)(&remote_test_lock);
-	return remote_test_write(id);
+	ret = remote_test_write(id);
+	return ret ?: cnt;
+}
+
+static int remote_test_write_event_open(struct inode *inode, struct file *filp)
+{
+	return security_locked_down(LOCKDOWN_TRACEFS);
+}
+
+static const struct file_operations remote_test_write_event_fops = {
+	.owner	= THIS_MODULE,
+	.open	= remote_test_write_event_open,
+	.write	= remote_test_write_event,
+	.llseek	= noop_llseek,
+};
+
+/* write_event: writing a number writes a selftest event with it. */
+static int remote_test_init(struct dentry *d, void *priv)
+{
+	return tracefs_create_file("write_event", 0200, d, NULL,
+				   &remote_test_write_event_fops) ? 0 : -ENOMEM;
 }
 
 static const struct trace_remote_callbacks remote_test_cbs = {
+	.init			= remote_test_init,
 	.load_trace_buffer	= remote_test_load,
 	.unload_trace_buffer	= remote_test_unload,
 	.enable_tracing		= remote_test_enable_tracing,
 	.swap_reader_page	= remote_test_swap_reader_page,
 	.reset			= remote_test_reset,
 	.enable_event		= remote_test_enable_event,
-	.write_event		= remote_test_write_event,
 };
 
 /* To test a remote shown at the tracefs root as well, as the hypervisor is. */

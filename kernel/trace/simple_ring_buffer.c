@@ -542,3 +542,19 @@ void simple_ring_buffer_unload(struct simple_rb_per_cpu *cpu_buffer)
 	cpu_buffer->meta = NULL;
 }
 EXPORT_SYMBOL_GPL(simple_ring_buffer_unload);
+
+/**
+ * simple_ring_buffer_unload_mm() - Release a ring buffer through @unload_page
+ * @cpu_buffer:	The ring buffer of one CPU, set up by simple_ring_buffer_init_mm().
+ * @unload_page: Undoes the load_page given at init, or NULL.
+ *
+ * As simple_ring_buffer_unload(), with the callback given here rather than
+ * the one given at init.
+ */
+void simple_ring_buffer_unload_mm(struct simple_rb_per_cpu *cpu_buffer,
+				  void (*unload_page)(void *va))
+{
+	cpu_buffer->unload_page = unload_page;
+	simple_ring_buffer_unload(cpu_buffer);
+}
+EXPORT_SYMBOL_GPL(simple_ring_buffer_unload_mm);

@@ -1566,29 +1566,6 @@ static const struct file_operations available_events_fops = {
 	.release	= trace_remote_single_release,
 };
 
-/* write_event: the remote writes its selftest event on the calling CPU. */
-static ssize_t write_event_write(struct file *filp, const char __user *ubuf, size_t cnt,
-				 loff_t *ppos)
-{
-	struct trace_remote *remote = trace_remote_of(filp);
-	u64 id;
-	int ret;
-
-	ret = kstrtou64_from_user(ubuf, cnt, 10, &id);
-	if (ret)
-		return ret;
-	if (READ_ONCE(remote->gone))
-		return -ENODEV;
-	ret = remote->cbs->write_event(id, remote->priv);
-	return ret ?: cnt;
-}
-
-static const struct file_operations write_event_fops = {
-	.open		= trace_remote_file_open,
-	.write		= write_event_write,
-	.release	= trace_remote_file_release,
-};
-
 static const struct file_operations trace_clock_fops = {
 	.open		= trace_remote_file_open,
 	.read		= trace_clock_read,
@@ -1906,7 +1883,7 @@ static int trace_remote_create_files(struct trace_remote *remote, struct dentry 
 	struct trace_remote_cpu *all = &remote->cpus[nr_cpu_ids];
 	struct dentry *percpu, *d;
 	char name[16];
-	int cpu;
+	int cpu, ret;
 
 	if (!trace_remote_file(top, "tracing_on", TRACE_MODE_WRITE, all, &tracing_on_fops) ||
 	    !trace_remote_file(top, "buffer_size_kb", TRACE_MODE_WRITE, all,
@@ -1917,11 +1894,6 @@ static int trace_remote_create_files(struct trace_remote *remote, struct dentry 
 	    !trace_remote_file(top, "trace", TRACE_MODE_WRITE, all, &trace_remote_trace_fops) ||
 	    !trace_remote_file(top, "trace_pipe", TRACE_MODE_READ, all, &trace_remote_pipe_fops))
 		return -ENOMEM;
-	/* Write only: nothing to read back. */
-	if (remote->cbs->write_event &&
-	    !trace_remote_file(top, "write_event", 0200, all, &write_event_fops))
-		return -ENOMEM;
-
 	percpu = tracefs_create_dir("per_cpu", top);
 	if (!percpu)
 		return -ENOMEM;
@@ -1941,7 +1913,10 @@ static int trace_remote_create_files(struct trace_remote *remote, struct dentry 
 			return -ENOMEM;
 	}
 
-	return trace_remote_create_events(remote, top);
+	ret = trace_remote_create_events(remote, top);
+	if (ret || !remote->cbs->init)
+		return ret;
+	return remote->cbs->init(top, remote->priv);
 }
 
 static struct trace_remote *trace_remote_find(const char *name)
@@ -2489,40 +2464,38 @@ core_initcall(trace_remote_init);
 
 /**
  * trace_remote_alloc_buffer() - Allocate the pages of a remote buffer
- * @size:	Bytes per CPU.
+ * @desc:	The descriptor to fill, allocated by the caller.
+ * @desc_size:	Its size: at least trace_buffer_desc_size(@buffer_size, CPUs).
+ * @buffer_size: Bytes per CPU.
  * @cpumask:	The CPUs to allocate a buffer for.
  *
- * Each CPU gets a zeroed meta page and max(DIV_ROUND_UP(@size, PAGE_SIZE), 2)
- * + 1 data pages, described in the returned descriptor. An allocation that
+ * Each CPU gets a zeroed meta page and max(DIV_ROUND_UP(@buffer_size,
+ * PAGE_SIZE), 2) + 1 data pages, described in @desc. An allocation that
  * cannot be satisfied fails rather than invoking the OOM killer.
  *
- * Return: the descriptor, to free with trace_remote_free_buffer(), or an
- * ERR_PTR().
+ * Return: 0, and the pages are to be freed with trace_remote_free_buffer();
+ * -EINVAL for a bad size, mask or descriptor size; -ENOMEM, with nothing
+ * left allocated.
  */
-struct trace_buffer_desc *trace_remote_alloc_buffer(unsigned long size,
-						    const struct cpumask *cpumask)
+int trace_remote_alloc_buffer(struct trace_buffer_desc *desc, size_t desc_size,
+			      size_t buffer_size, const struct cpumask *cpumask)
 {
 	const gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_ZERO;
-	struct trace_buffer_desc *desc;
+	unsigned int nr_cpus = cpumask_weight(cpumask);
 	struct ring_buffer_desc *rbdesc;
 	unsigned int nr_pages, i;
 	size_t len;
 	int cpu;
 
-	if (!size || size > ULONG_MAX - PAGE_SIZE || cpumask_empty(cpumask))
-		return ERR_PTR(-EINVAL);
-	nr_pages = max(DIV_ROUND_UP(size, PAGE_SIZE), 2UL) + 1;
-	if (nr_pages > INT_MAX / sizeof(unsigned long))
-		return ERR_PTR(-EINVAL);
-	if (trace_remote_buffer_pages(size, cpumask_weight(cpumask)) > si_mem_available())
-		return ERR_PTR(-ENOMEM);
+	len = trace_buffer_desc_size(buffer_size, nr_cpus);
+	if (!buffer_size || !nr_cpus || len == SIZE_MAX || !desc || desc_size < len)
+		return -EINVAL;
+	if (trace_remote_buffer_pages(buffer_size, nr_cpus) > si_mem_available())
+		return -ENOMEM;
+	nr_pages = max(DIV_ROUND_UP(buffer_size, PAGE_SIZE), 2UL) + 1;
 
-	len = sizeof(*desc) + cpumask_weight(cpumask) * ring_buffer_desc_size(nr_pages);
-	desc = kvzalloc(len, GFP_KERNEL | __GFP_RETRY_MAYFAIL);
-	if (!desc)
-		return ERR_PTR(-ENOMEM);
+	memset(desc, 0, len);
 	desc->struct_len = len;
-
 	rbdesc = (struct ring_buffer_desc *)desc->__data;
 	for_each_cpu(cpu, cpumask) {
 		rbdesc->cpu = cpu;
@@ -2539,17 +2512,17 @@ struct trace_buffer_desc *trace_remote_alloc_buffer(unsigned long size,
 		}
 		rbdesc = __next_ring_buffer_desc(rbdesc);
 	}
-	return desc;
+	return 0;
 
 fail:
 	trace_remote_free_buffer(desc);
-	return ERR_PTR(-ENOMEM);
+	return -ENOMEM;
 }
 EXPORT_SYMBOL_GPL(trace_remote_alloc_buffer);
 
 /**
- * trace_remote_free_buffer() - Free what trace_remote_alloc_buffer() allocated
- * @desc:	The descriptor it returned.
+ * trace_remote_free_buffer() - Free the pages trace_remote_alloc_buffer() allocated
+ * @desc:	The descriptor it filled, which stays the caller's to free.
  */
 void trace_remote_free_buffer(struct trace_buffer_desc *desc)
 {
@@ -2564,6 +2537,6 @@ void trace_remote_free_buffer(struct trace_buffer_desc *desc)
 			cond_resched();
 		}
 	}
-	kvfree(desc);
+	desc->nr_cpus = 0;
 }
 EXPORT_SYMBOL_GPL(trace_remote_free_buffer);

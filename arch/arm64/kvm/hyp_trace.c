@@ -9,9 +9,11 @@
 #include <linux/cpumask.h>
 #include <linux/kvm_host.h>
 #include <linux/moduleparam.h>
+#include <linux/security.h>
 #include <linux/simple_ring_buffer.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/tracefs.h>
 #include <linux/trace_remote.h>
 #include <linux/workqueue.h>
 
@@ -140,13 +142,14 @@ static void hyp_trace_unload(struct trace_buffer_desc *desc, void *priv)
 	hyp_trace.hyp_desc = NULL;
 	hyp_trace_unshare(desc, SIZE_MAX);
 	trace_remote_free_buffer(desc);
+	kvfree(desc);
 }
 
 static struct trace_buffer_desc *hyp_trace_load(unsigned long size, void *priv)
 {
 	struct trace_buffer_desc *desc;
 	struct ring_buffer_desc *rbdesc;
-	size_t nr_pages = 0, hyp_size;
+	size_t nr_pages = 0, hyp_size, desc_size;
 	int i, ret;
 
 	/*
@@ -162,9 +165,17 @@ static struct trace_buffer_desc *hyp_trace_load(unsigned long size, void *priv)
 		      sizeof(struct simple_buffer_page)) > MAX_PAGE_ORDER)
 		return ERR_PTR(-ENOMEM);
 
-	desc = trace_remote_alloc_buffer(size, cpu_possible_mask);
-	if (IS_ERR(desc))
-		return desc;
+	desc_size = trace_buffer_desc_size(size, num_possible_cpus());
+	if (desc_size == SIZE_MAX)
+		return ERR_PTR(-EINVAL);
+	desc = kvzalloc(desc_size, GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
+	if (!desc)
+		return ERR_PTR(-ENOMEM);
+	ret = trace_remote_alloc_buffer(desc, desc_size, size, cpu_possible_mask);
+	if (ret) {
+		kvfree(desc);
+		return ERR_PTR(ret);
+	}
 
 	for_each_ring_buffer_desc(rbdesc, i, desc)
 		nr_pages += rbdesc->nr_page_va;
@@ -208,6 +219,7 @@ free_hyp_desc:
 	hyp_trace.hyp_desc = NULL;
 free_desc:
 	trace_remote_free_buffer(desc);
+	kvfree(desc);
 	return ERR_PTR(ret);
 }
 
@@ -231,25 +243,48 @@ static int hyp_trace_enable_event(unsigned short id, bool enable, void *priv)
 	return kvm_call_hyp_nvhe(__tracing_enable_event, id, enable);
 }
 
-static int hyp_trace_write_event(u64 id, void *priv)
+/* write_event: the hypervisor writes a selftest event on the writing CPU. */
+static ssize_t hyp_trace_write_event(struct file *filp, const char __user *ubuf, size_t cnt,
+				     loff_t *ppos)
 {
+	u64 id;
 	int ret;
 
+	ret = kstrtou64_from_user(ubuf, cnt, 10, &id);
+	if (ret)
+		return ret;
 	/* The hypervisor writes on the CPU that calls it: stay on this one. */
 	preempt_disable();
 	ret = kvm_call_hyp_nvhe(__tracing_write_event, id);
 	preempt_enable();
-	return ret;
+	return ret ?: cnt;
+}
+
+static int hyp_trace_write_event_open(struct inode *inode, struct file *filp)
+{
+	return security_locked_down(LOCKDOWN_TRACEFS);
+}
+
+static const struct file_operations hyp_trace_write_event_fops = {
+	.open	= hyp_trace_write_event_open,
+	.write	= hyp_trace_write_event,
+	.llseek	= noop_llseek,
+};
+
+static int hyp_trace_init_files(struct dentry *d, void *priv)
+{
+	return tracefs_create_file("write_event", 0200, d, NULL,
+				   &hyp_trace_write_event_fops) ? 0 : -ENOMEM;
 }
 
 static const struct trace_remote_callbacks hyp_trace_cbs = {
+	.init			= hyp_trace_init_files,
 	.load_trace_buffer	= hyp_trace_load,
 	.unload_trace_buffer	= hyp_trace_unload,
 	.enable_tracing		= hyp_trace_enable_tracing,
 	.swap_reader_page	= hyp_trace_swap_reader_page,
 	.reset			= hyp_trace_reset,
 	.enable_event		= hyp_trace_enable_event,
-	.write_event		= hyp_trace_write_event,
 };
 
 /*

@@ -378,6 +378,13 @@ static void unload_page(void *va)
 	unloads++;
 }
 
+static int other_unloads;
+
+static void other_unload_page(void *va)
+{
+	other_unloads++;
+}
+
 static int test_init_errors(void)
 {
 	struct simple_rb_per_cpu cpu_buffer = {};
@@ -409,6 +416,15 @@ static int test_init_errors(void)
 	CHECK(loads == 9, "loaded %d", loads);
 	simple_ring_buffer_unload(&cpu_buffer);
 	CHECK(unloads == 9, "unloaded %d", unloads);
+
+	/* unload_mm() hands the pages to the callback it is given. */
+	loads = 0;
+	unloads = 0;
+	CHECK(!simple_ring_buffer_init_mm(&cpu_buffer, bpages, desc, load_page, unload_page),
+	      "init failed");
+	simple_ring_buffer_unload_mm(&cpu_buffer, other_unload_page);
+	CHECK(unloads == 0 && other_unloads == 9, "unloaded %d and %d, want 0 and 9", unloads,
+	      other_unloads);
 
 	free((void *)desc->meta_va);
 	for (i = 0; i < 8; i++)
