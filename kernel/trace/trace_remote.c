@@ -494,11 +494,10 @@ trace_remote_peek(struct trace_remote_reader *reader, int *cpu, u64 *ts,
 
 static void trace_remote_advance(struct trace_remote_reader *reader, int cpu)
 {
-	if (reader->consuming) {
+	if (reader->consuming)
 		ring_buffer_consume(reader->remote->trace_buffer, cpu, NULL, NULL);
-	} else {
+	else
 		ring_buffer_iter_advance(reader->iters[cpu]);
-	}
 }
 
 /* The length of a record of @re: up to the end of its last field. */
