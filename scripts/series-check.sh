@@ -37,6 +37,10 @@ MACRO_ARG_REUSE -
 COMPLEX_MACRO -
 MULTISTATEMENT_MACRO_USE_DO_WHILE define_remote_events.h
 TRAILING_SEMICOLON define_remote_events.h
+TRAILING_SEMICOLON trace_remote_event.h
+TRAILING_SEMICOLON kvm_hyptrace.h
+TRAILING_SEMICOLON nvhe/trace.h
+MULTISTATEMENT_MACRO_USE_DO_WHILE trace_remote_event.h
 NEW_TYPEDEFS define_remote_events.h
 LINE_SPACING define_remote_events.h
 SPACING REMOTE_EVENT_INCLUDE_FILE

@@ -77,4 +77,27 @@ struct remote_event {
 	bool					enabled;
 };
 
+/*
+ * The fields of a record, in RE_STRUCT(re_field(type, name)...). RE_STRUCT()
+ * keeps them in parentheses, so that they pass through other macros as one
+ * argument; __RE_UNPAREN drops them.
+ */
+#define re_field(__type, __name)	__type __name;
+#define RE_STRUCT(__fields...)		(__fields)
+#define __RE_UNPAREN(__fields...)	__fields
+
+/**
+ * REMOTE_EVENT_FORMAT() - Declare the record of a remote event
+ * @__name:	Event name.
+ * @__struct:	RE_STRUCT() of its fields.
+ *
+ * Declares struct remote_event_format_<__name>: struct remote_event_hdr,
+ * then the fields in C layout. This is all a writer needs.
+ */
+#define REMOTE_EVENT_FORMAT(__name, __struct)				\
+	struct remote_event_format_##__name {				\
+		struct remote_event_hdr	hdr;				\
+		__RE_UNPAREN __struct					\
+	}
+
 #endif /* _LINUX_TRACE_REMOTE_EVENT_H */

@@ -22,7 +22,6 @@
 #include <linux/trace_remote.h>
 
 #define REMOTE_EVENT_INCLUDE_FILE remote_test_events.h
-#define REMOTE_EVENT_ARRAY remote_test_events
 #include <trace/define_remote_events.h>
 
 struct remote_test_cpu {
@@ -35,7 +34,7 @@ static DEFINE_PER_CPU(struct remote_test_cpu, remote_test_cpus);
 /* Serializes writers with load, unload, enable and reset. */
 static DEFINE_MUTEX(remote_test_lock);
 static bool remote_test_tracing;
-static bool remote_test_event_on[ARRAY_SIZE(remote_test_events) + 1];
+static bool remote_test_event_on[remote_event_id_selftest + 1];
 
 /* To test a clock that steps: set it back and the writer clamps its stamps. */
 static long clock_offset_ns;
@@ -239,8 +238,7 @@ static int __init remote_test_module_init(void)
 {
 	int ret;
 
-	ret = trace_remote_register("test", &remote_test_cbs, NULL, remote_test_events,
-				    ARRAY_SIZE(remote_test_events));
+	ret = trace_remote_register("test", &remote_test_cbs, NULL, &remote_event_selftest, 1);
 	if (ret || !show_at_root)
 		return ret;
 	ret = trace_remote_show_at_root("test");

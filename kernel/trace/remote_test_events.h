@@ -6,4 +6,4 @@ REMOTE_EVENT(selftest, 1,
 		re_field(u64, id)
 	),
 	RE_PRINTK("id=%llu", __entry->id)
-)
+);

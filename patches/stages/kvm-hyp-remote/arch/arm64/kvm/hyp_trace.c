@@ -22,10 +22,12 @@
 #include <asm/kvm_hyptrace.h>
 
 #define REMOTE_EVENT_INCLUDE_FILE asm/kvm_hypevents.h
-#define REMOTE_EVENT_ARRAY hyp_events
+#define REMOTE_EVENT_SECTION "_hyp_events"
 #define HYP_EVENT HYP_EVENT_AS_REMOTE_EVENT
 #include <trace/define_remote_events.h>
 #undef HYP_EVENT
+
+extern struct remote_event __hyp_events_start[], __hyp_events_end[];
 
 /* How often the hypervisor's clock is put back on the boot clock. */
 #define HYP_TRACE_CLOCK_SYNC	(HZ)
@@ -307,8 +309,8 @@ static int __init hyp_trace_init(void)
 		return 0;
 
 	INIT_DELAYED_WORK(&hyp_trace.clock_work, hyp_trace_clock_work);
-	ret = trace_remote_register("hypervisor", &hyp_trace_cbs, NULL, hyp_events,
-				    ARRAY_SIZE(hyp_events));
+	ret = trace_remote_register("hypervisor", &hyp_trace_cbs, NULL, __hyp_events_start,
+				    __hyp_events_end - __hyp_events_start);
 	if (ret)
 		return ret;
 	/* Where Perfetto and Android's tools look for it, as on Android. */

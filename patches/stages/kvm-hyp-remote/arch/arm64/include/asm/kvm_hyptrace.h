@@ -44,7 +44,7 @@ enum hyp_event_id {
 
 /* The remote event of each HYP_EVENT, for define_remote_events.h. */
 #define HYP_EVENT_AS_REMOTE_EVENT(__name, __proto, __struct, __assign, __printk) \
-	REMOTE_EVENT(__name, hyp_event_id_##__name, __struct, __printk)
+	REMOTE_EVENT(__name, hyp_event_id_##__name, __struct, __printk);
 
 #ifndef __KVM_NVHE_HYPERVISOR__
 int hyp_trace_sync_clock(void);

@@ -7,6 +7,7 @@
 #include <linux/errno.h>
 #include <linux/percpu-defs.h>
 #include <linux/simple_ring_buffer.h>
+#include <linux/trace_remote_event.h>
 #include <linux/types.h>
 #include <asm/kvm_asm.h>
 #include <asm/kvm_hyp.h>
@@ -24,13 +25,10 @@ int __tracing_enable_event(u64 id, bool enable);
 int __tracing_write_event(u64 id);
 
 /* The records: struct remote_event_format_<name>. */
-#define REMOTE_EVENT_INCLUDE_FILE asm/kvm_hypevents.h
-#define REMOTE_EVENT_FORMAT_ONLY
-#define HYP_EVENT HYP_EVENT_AS_REMOTE_EVENT
-#include <trace/define_remote_events.h>
+#define HYP_EVENT(__name, __proto, __struct, __assign, __printk)	\
+	REMOTE_EVENT_FORMAT(__name, __struct);
+#include <asm/kvm_hypevents.h>
 #undef HYP_EVENT
-#undef REMOTE_EVENT_FORMAT_ONLY
-#undef REMOTE_EVENT_INCLUDE_FILE
 
 extern u32 hyp_trace_events[HYP_NR_EVENTS];
 extern u32 hyp_trace_nr_trap_events_on;
