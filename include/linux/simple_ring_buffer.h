@@ -188,9 +188,9 @@ static __always_inline void simple_ring_buffer_commit(struct simple_rb_per_cpu *
 {
 	struct trace_buffer_meta *meta = cpu_buffer->meta;
 
-	/* The event is written before the reader can see it in @commit. */
-	smp_store_release(cpu_buffer->tail_commit, cpu_buffer->tail_write);
 	WRITE_ONCE(meta->entries, meta->entries + 1);
+	/* The event and the count that includes it are written before @commit. */
+	smp_store_release(cpu_buffer->tail_commit, cpu_buffer->tail_write);
 	/* Release: our writes are done before the next reserve or a reset. */
 	smp_store_release(&cpu_buffer->status, SIMPLE_RB_READY);
 }

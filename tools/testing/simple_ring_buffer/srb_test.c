@@ -433,6 +433,41 @@ static int test_init_errors(void)
 	return 0;
 }
 
+/*
+ * When an event's commit becomes visible, meta->entries already counts it:
+ * a reader that has read it never finds more events read than written.
+ */
+static struct buf *published_buf;
+static u64 published_want;
+static u64 published_bad;
+
+static void published_check(const void *p)
+{
+	struct simple_rb_per_cpu *cpu_buffer = &published_buf->cpu_buffer;
+
+	if (p == cpu_buffer->tail_commit && cpu_buffer->meta->entries != published_want)
+		published_bad++;
+}
+
+static int test_entries_published(void)
+{
+	struct buf *b = buf_new(3);
+	u64 i;
+
+	published_buf = b;
+	published_bad = 0;
+	shim_release_hook = published_check;
+	for (i = 1; i <= 3 * PER_PAGE; i++) {
+		published_want = i;
+		write_event(b, i, i);
+	}
+	shim_release_hook = NULL;
+	buf_free(b);
+	CHECK(!published_bad, "%llu of %llu commits published before their entry count",
+	      (unsigned long long)published_bad, (unsigned long long)(3 * PER_PAGE));
+	return 0;
+}
+
 /* A writer thread and a reader thread swapping pages at the same time. */
 struct race {
 	struct buf *b;
@@ -519,6 +554,7 @@ static const struct {
 	{ "nested-reserve-counted", test_nested },
 	{ "disabled-and-limits", test_disabled_and_limits },
 	{ "init-errors-roll-back", test_init_errors },
+	{ "entries-published-with-event", test_entries_published },
 	{ "swap-races-writer-3-pages", test_race_small },
 	{ "swap-races-writer-32-pages", test_race_big },
 };
