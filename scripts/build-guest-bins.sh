@@ -24,6 +24,7 @@ while read -r prog srcs; do
 done <<'LIST'
 remote_reader tools/testing/selftests/ftrace/remote_reader.c
 remote_race tools/testing/selftests/ftrace/remote_race.c
+remote_stall tools/testing/selftests/ftrace/remote_stall.c
 hyp_workload tools/tracing/hyp_workload.c
 hyp-stat tools/tracing/hyp-stat.c
 LIST

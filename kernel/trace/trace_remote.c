@@ -1445,14 +1445,18 @@ static ssize_t buffer_size_kb_read(struct file *filp, char __user *ubuf, size_t 
 				   loff_t *ppos)
 {
 	struct trace_remote *remote = trace_remote_of(filp);
+	unsigned long kb;
+	bool loaded;
 
-	guard(mutex)(&remote->lock);
-	trace_remote_wait_killed(remote);
-	if (remote->gone)
-		return -ENODEV;
-	return trace_remote_read_text(ubuf, cnt, ppos, "%lu (%s)\n",
-				      remote->trace_buffer_size >> 10,
-				      trace_remote_loaded(remote) ? "loaded" : "unloaded");
+	scoped_guard(mutex, &remote->lock) {
+		trace_remote_wait_killed(remote);
+		if (remote->gone)
+			return -ENODEV;
+		kb = remote->trace_buffer_size >> 10;
+		loaded = trace_remote_loaded(remote);
+	}
+	return trace_remote_read_text(ubuf, cnt, ppos, "%lu (%s)\n", kb,
+				      loaded ? "loaded" : "unloaded");
 }
 
 /* Can a buffer of @kb KiB per CPU be allocated? */
@@ -1638,14 +1642,15 @@ static ssize_t events_enable_read(struct file *filp, char __user *ubuf, size_t c
 	bool on = false, off = false;
 	size_t i;
 
-	guard(mutex)(&remote->lock);
-	if (remote->gone)
-		return -ENODEV;
-	for (i = 0; i < remote->nr_events; i++) {
-		if (remote->events[i].enabled)
-			on = true;
-		else
-			off = true;
+	scoped_guard(mutex, &remote->lock) {
+		if (remote->gone)
+			return -ENODEV;
+		for (i = 0; i < remote->nr_events; i++) {
+			if (remote->events[i].enabled)
+				on = true;
+			else
+				off = true;
+		}
 	}
 	return trace_remote_read_text(ubuf, cnt, ppos, "%s\n", on && off ? "X" : on ? "1" : "0");
 }
