@@ -19,9 +19,8 @@ struct trace_seq;
  * @pid:	0 (common_pid).
  *
  * Laid out as struct trace_entry, the kernel's own event header: tools
- * that decode trace_pipe_raw (libtraceevent, hence trace-cmd and
- * KernelShark) take the common fields of every event from the first format
- * they read, and need them all. A remote runs no task of the host and has
+ * that decode trace_pipe_raw take the common fields of every event from the
+ * first format they read, and need them all. A remote runs no task of the host and has
  * no interrupt state or preemption count to record: they are 0.
  */
 struct remote_event_hdr {

@@ -1,24 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trace_remote: tracefs front end for ring buffers written outside the kernel.
- *
- * A remote (a hypervisor, firmware, a test module...) registers callbacks and
- * its events; this file shows it as /sys/kernel/tracing/remotes/<name>/ and
- * reads its buffer through the ring buffer's remote mode. The kernel never
- * writes into the remote's pages. See Documentation/trace/remotes.rst.
- *
- * Lifecycle: the buffer is loaded (allocated and handed to the writer) when
- * tracing is turned on or a consuming reader opens, and unloaded when tracing
- * is off, no reader holds it and nothing is left to read.
- *
- * Files: every open file holds a reference on its remote and on the module
- * that registered it, so the module cannot go while a file is open; once
- * trace_remote_unregister() ran, every operation fails with -ENODEV.
- *
- * Readers follow the model of the kernel's own trace files: each open file
- * has a mutex for its text and iterators, and consumers take the access
- * lock of their CPU (or of all CPUs) around peek, print and consume, so that
- * no event is printed twice or consumed unprinted.
+ * Trace remotes: the tracefs files of ring buffers written outside the
+ * kernel, read through the ring buffer's remote mode.
+ * See Documentation/trace/remotes.rst.
  */
 
 #define pr_fmt(fmt) "trace_remote: " fmt
@@ -28,7 +12,6 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
-#include <linux/panic_notifier.h>
 #include <linux/pipe_fs_i.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
@@ -48,6 +31,7 @@
 #include <linux/workqueue.h>
 
 #include "trace.h"	/* TRACE_MODE_READ, TRACE_MODE_WRITE */
+#include "trace_remote_internal.h"
 
 #define TRACE_REMOTE_DEFAULT_SIZE	(7 << 10)
 
@@ -73,80 +57,11 @@ static const struct kernel_param_ops poll_ms_ops = {
 module_param_cb(poll_ms, &poll_ms_ops, &poll_ms, 0644);
 MODULE_PARM_DESC(poll_ms, "Interval in ms at which open trace_pipe readers poll remotes (1-1000)");
 
-static unsigned int dump_on_panic;
-module_param(dump_on_panic, uint, 0644);
-MODULE_PARM_DESC(dump_on_panic, "On panic, print the last N unread events per CPU of every remote (0: off, 4294967295: all)");
-
 #define TRACE_REMOTE_IDLE_POLL_MS	100
 
-struct trace_remote;
-
-/*
- * The inode private data of the per-CPU files (cpu) and the top files (-1),
- * with the access lock of consumers of that CPU.
- */
-struct trace_remote_cpu {
-	struct trace_remote	*remote;	/* first, see trace_remote_of_inode() */
-	int			cpu;
-	struct mutex		access;		/* consumers of @cpu */
-	/* The writer's counters when the buffer was last released. */
-	unsigned long		released_overrun;
-	unsigned long		released_read;
-};
-
-/* The inode private data of an event's files. */
-struct trace_remote_event_file {
-	struct trace_remote	*remote;	/* first, see trace_remote_of_inode() */
-	struct remote_event	*event;
-};
-
-struct trace_remote {
-	struct list_head			list;
-	const struct trace_remote_callbacks	*cbs;
-	void					*priv;
-	struct module				*owner;
-	struct remote_event			*events;
-	size_t					nr_events;
-	struct dentry				*dentry;
-	struct dentry				*root_dentry;	/* or NULL */
-	refcount_t				ref;	/* registration + open files */
-
-	/* Consumers: all CPUs take it for writing, one CPU for reading. */
-	struct rw_semaphore			access_lock;
-
-	struct mutex				lock;	/* everything below */
-	bool					gone;	/* unregistered */
-	struct trace_buffer			*trace_buffer;
-	struct trace_buffer_desc		*trace_buffer_desc;
-	struct ring_buffer_remote		rb_remote;
-	struct cpumask				buffer_cpus;	/* when loaded */
-	unsigned long				trace_buffer_size;
-	bool					tracing_on;
-	int					nr_users;	/* holding the buffer */
-	int					nr_readers;	/* consuming */
-
-	wait_queue_head_t			wait;
-	spinlock_t				waiters_lock;	/* the two below */
-	struct list_head			waiters;	/* trace_remote_wait() */
-	unsigned long				waiters_seq;	/* a waiter left */
-	wait_queue_head_t			waiters_wait;
-	struct work_struct			poll_work;
-	struct hrtimer				poll_timer;	/* queues poll_work */
-	unsigned long				poll_busy;	/* jiffies, data seen */
-	unsigned long				poll_entries;	/* meta pages', at it */
-	struct trace_remote_cpu			*cpus;	/* nr_cpu_ids + 1 */
-	struct trace_remote_event_file		*event_files;	/* nr_events + 1 */
-	/*
-	 * Tools that take a tracing directory read the formats of
-	 * events/ftrace/ and fail on an empty system: one event, never
-	 * written, with an id no event of the remote has.
-	 */
-	struct remote_event			ftrace_event;
-	char					name[];
-};
-
-static DEFINE_MUTEX(trace_remotes_lock);
-static LIST_HEAD(trace_remotes);
+/* Writers of trace_remotes, and creation of the remotes' directories. */
+DEFINE_MUTEX(trace_remotes_lock);
+LIST_HEAD(trace_remotes);
 static struct dentry *remotes_dir;
 
 /* Pages of a buffer of @size bytes per CPU, meta pages included. */
@@ -155,7 +70,7 @@ static unsigned long trace_remote_buffer_pages(unsigned long size, unsigned int 
 	return (max(DIV_ROUND_UP(size, PAGE_SIZE), 2UL) + 2) * nr_cpus;
 }
 
-static bool trace_remote_loaded(struct trace_remote *remote)
+bool trace_remote_loaded(struct trace_remote *remote)
 {
 	return !!remote->trace_buffer;
 }
@@ -253,7 +168,7 @@ static void trace_remote_try_unload(struct trace_remote *remote)
 			return;
 	}
 
-	/* What a reader lost and read stays in stats (trace-cmd reads it now). */
+	/* What a reader lost and read stays in stats, read at the end of a recording. */
 	for_each_cpu(cpu, &remote->buffer_cpus) {
 		remote->cpus[cpu].released_overrun =
 			ring_buffer_overrun_cpu(remote->trace_buffer, cpu);
@@ -404,7 +319,7 @@ static struct remote_event *trace_remote_find_event(struct trace_remote *remote,
  * Consumers of one CPU exclude each other and the consumers of all CPUs,
  * as trace_access_lock() does for the kernel's own buffers.
  */
-static void trace_remote_access_lock(struct trace_remote *remote, int cpu)
+void trace_remote_access_lock(struct trace_remote *remote, int cpu)
 {
 	if (cpu == RING_BUFFER_ALL_CPUS) {
 		down_write(&remote->access_lock);
@@ -414,7 +329,7 @@ static void trace_remote_access_lock(struct trace_remote *remote, int cpu)
 	}
 }
 
-static void trace_remote_access_unlock(struct trace_remote *remote, int cpu)
+void trace_remote_access_unlock(struct trace_remote *remote, int cpu)
 {
 	if (cpu == RING_BUFFER_ALL_CPUS) {
 		up_write(&remote->access_lock);
@@ -510,9 +425,8 @@ static unsigned int trace_remote_event_len(const struct remote_event *re)
 	return len;
 }
 
-static void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
-			       struct ring_buffer_event *event, int cpu, u64 ts,
-			       unsigned long lost)
+void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
+			struct ring_buffer_event *event, int cpu, u64 ts, unsigned long lost)
 {
 	struct remote_event_hdr *hdr = ring_buffer_event_data(event);
 	unsigned int len = ring_buffer_event_length(event);
@@ -936,7 +850,7 @@ static struct trace_remote *trace_remote_get(struct inode *inode)
 
 static void trace_remote_free(struct trace_remote *remote);
 
-static void trace_remote_put(struct trace_remote *remote)
+void trace_remote_put(struct trace_remote *remote)
 {
 	struct module *owner = remote->owner;
 
@@ -1097,8 +1011,8 @@ static ssize_t trace_remote_trace_write(struct file *filp, const char __user *ub
  * splice() from a consuming file: one read into new pages, which go to the
  * pipe, as copy_splice_read() does, but SPLICE_F_NONBLOCK makes it as
  * non-blocking as O_NONBLOCK (as the kernel's own trace_pipe_raw): a
- * recorder like trace-cmd splices with it from a blocking file, and must
- * not sleep with the pipe locked while nothing comes. A read returns at
+ * recorder splices with it from a blocking file, and must not sleep with
+ * the pipe locked while nothing comes. A read returns at
  * most a page of trace_pipe_raw or a trace_seq of text: two pages hold it.
  */
 #define TRACE_REMOTE_SPLICE_PAGES	2
@@ -1171,11 +1085,10 @@ static const struct file_operations trace_remote_trace_fops = {
 };
 
 /*
- * trace_pipe_raw: the pages themselves, in the ring buffer page format, for
- * tools that decode them (trace-cmd, Perfetto). Consuming, like trace_pipe;
- * each read() returns at most what is left of the current page, splice()
- * works through read_iter, and lost events are marked in the page as the
- * kernel's own ring buffer marks them.
+ * trace_pipe_raw: the pages themselves, in the ring buffer page format.
+ * Consuming, like trace_pipe; each read() returns at most what is left of
+ * the current page, splice() works through read_iter, and lost events are
+ * marked in the page as the kernel's own ring buffer marks them.
  */
 
 static int trace_remote_raw_open(struct inode *inode, struct file *filp)
@@ -1342,7 +1255,7 @@ static ssize_t tracing_on_read(struct file *filp, char __user *ubuf, size_t cnt,
 }
 
 /* Turn tracing on (loading the buffer) or off (unloading it if unused). */
-static int trace_remote_set_tracing(struct trace_remote *remote, bool on)
+int trace_remote_set_tracing(struct trace_remote *remote, bool on)
 {
 	int ret;
 
@@ -1460,7 +1373,7 @@ static ssize_t buffer_size_kb_read(struct file *filp, char __user *ubuf, size_t 
 }
 
 /* Can a buffer of @kb KiB per CPU be allocated? */
-static int trace_remote_check_size(unsigned long kb)
+int trace_remote_check_size(unsigned long kb)
 {
 	/* At most the memory there is, per CPU. */
 	if (!kb || kb > (totalram_pages() << (PAGE_SHIFT - 10)) / num_possible_cpus())
@@ -1510,7 +1423,7 @@ static ssize_t trace_clock_read(struct file *filp, char __user *ubuf, size_t cnt
 	return trace_remote_read_text(ubuf, cnt, ppos, "[boot]\n");
 }
 
-/* The only clock: writing its name (as Perfetto does) is accepted. */
+/* The only clock: writing its name is accepted. */
 static ssize_t trace_clock_write(struct file *filp, const char __user *ubuf, size_t cnt,
 				 loff_t *ppos)
 {
@@ -1579,8 +1492,8 @@ static const struct file_operations trace_clock_fops = {
 
 /* events/ */
 
-static int trace_remote_enable_event(struct trace_remote *remote, struct remote_event *re,
-				     bool enable)
+int trace_remote_enable_event(struct trace_remote *remote, struct remote_event *re,
+			      bool enable)
 {
 	int ret;
 
@@ -1882,7 +1795,7 @@ static int trace_remote_create_events(struct trace_remote *remote, struct dentry
 }
 
 /* The files of @remote in @top: remotes/<name>/, or its view at the root. */
-static int trace_remote_create_files(struct trace_remote *remote, struct dentry *top)
+int trace_remote_create_files(struct trace_remote *remote, struct dentry *top)
 {
 	struct trace_remote_cpu *all = &remote->cpus[nr_cpu_ids];
 	struct dentry *percpu, *d;
@@ -1923,7 +1836,7 @@ static int trace_remote_create_files(struct trace_remote *remote, struct dentry 
 	return remote->cbs->init(top, remote->priv);
 }
 
-static struct trace_remote *trace_remote_find(const char *name)
+struct trace_remote *trace_remote_find(const char *name)
 {
 	struct trace_remote *remote;
 
@@ -1947,162 +1860,6 @@ static void trace_remote_free(struct trace_remote *remote)
 	kfree(remote->event_files);
 	kfree(remote->cpus);
 	kfree(remote);
-}
-
-/*
- * Tracing from boot: trace_remote=NAME[:SIZE[:EVENT,...]] on the kernel
- * command line (and hyp_event=, Android's spelling for the hypervisor). The
- * settings wait for the remote to register, which may be a module loaded
- * later.
- */
-#define TRACE_REMOTE_BOOT_MAX		8
-
-struct trace_remote_boot {
-	char		name[32];
-	unsigned long	size_kb;		/* 0: the default */
-	bool		has_events;		/* or every event */
-	bool		applied;		/* at the first registration */
-	char		events[256];		/* comma-separated names */
-};
-
-static struct trace_remote_boot trace_remote_boot[TRACE_REMOTE_BOOT_MAX];
-static unsigned int trace_remote_nr_boot;
-
-/**
- * trace_remote_boot_param() - Have a remote trace as soon as it registers
- * @arg:	"NAME[:SIZE[:EVENT[,EVENT...]]]". SIZE is per CPU, with an
- *		optional K, M or G suffix (bytes without), left empty for the
- *		default. The events listed are enabled; all of them when the
- *		list is left out (not when it is empty).
- *
- * For kernel command-line parameters: when the remote NAME registers for
- * the first time, its buffer size is set, the events enabled and tracing
- * turned on, before any user space can. Several settings for one remote add
- * up: the last size wins, the event lists are merged.
- *
- * Return: 0, -EINVAL if @arg is malformed, -ENOSPC after eight of them.
- */
-int __init trace_remote_boot_param(const char *arg)
-{
-	struct trace_remote_boot *b;
-	const char *p = strchr(arg, ':');
-	size_t len = p ? p - arg : strlen(arg);
-	unsigned long long bytes;
-	char size[24], *end;
-
-	if (trace_remote_nr_boot >= TRACE_REMOTE_BOOT_MAX)
-		return -ENOSPC;
-	b = &trace_remote_boot[trace_remote_nr_boot];
-	memset(b, 0, sizeof(*b));
-	if (!len || len >= sizeof(b->name) || memchr(arg, '/', len))
-		return -EINVAL;
-	memcpy(b->name, arg, len);
-	if (p) {
-		arg = p + 1;
-		p = strchr(arg, ':');
-		len = p ? p - arg : strlen(arg);
-		if (len >= sizeof(size))
-			return -EINVAL;
-		if (len) {
-			memcpy(size, arg, len);
-			size[len] = 0;
-			bytes = memparse(size, &end);
-			if (*end || !bytes || bytes > ULONG_MAX / 2)
-				return -EINVAL;
-			b->size_kb = DIV_ROUND_UP_ULL(bytes, 1024);
-		}
-		if (p) {
-			if (strscpy(b->events, p + 1, sizeof(b->events)) < 0)
-				return -EINVAL;
-			b->has_events = true;
-		}
-	}
-	trace_remote_nr_boot++;
-	return 0;
-}
-
-static int __init trace_remote_setup(char *arg)
-{
-	if (trace_remote_boot_param(arg))
-		pr_warn("ignoring trace_remote=%s\n", arg);
-	return 1;
-}
-__setup("trace_remote=", trace_remote_setup);
-
-static int trace_remote_boot_event(struct trace_remote *remote, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < remote->nr_events; i++) {
-		if (!strcmp(remote->events[i].name, name))
-			return trace_remote_enable_event(remote, &remote->events[i], true);
-	}
-	return -ENOENT;
-}
-
-/*
- * The remote was just registered: apply what the command line said, once.
- * Without trace_remotes_lock: loading a large buffer takes a while.
- */
-static void trace_remote_boot_start(struct trace_remote *remote)
-{
-	char list[sizeof(trace_remote_boot[0].events)], *names, *name;
-	bool found = false, listed = false;
-	unsigned long size_kb = 0;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < trace_remote_nr_boot; i++) {
-		if (trace_remote_boot[i].applied || strcmp(trace_remote_boot[i].name, remote->name))
-			continue;
-		found = true;
-		if (trace_remote_boot[i].size_kb)
-			size_kb = trace_remote_boot[i].size_kb;
-		listed |= trace_remote_boot[i].has_events;
-	}
-	if (!found)
-		return;
-
-	guard(mutex)(&remote->lock);
-	if (size_kb) {
-		ret = trace_remote_check_size(size_kb);
-		if (ret)
-			pr_warn("%s: no buffer of %lu KiB per CPU (%d)\n",
-				remote->name, size_kb, ret);
-		else
-			remote->trace_buffer_size = size_kb << 10;
-	}
-	for (i = 0; !listed && i < remote->nr_events; i++) {
-		ret = trace_remote_enable_event(remote, &remote->events[i], true);
-		if (ret)
-			pr_warn("%s: cannot enable %s (%d)\n", remote->name,
-				remote->events[i].name, ret);
-	}
-	for (i = 0; listed && i < trace_remote_nr_boot; i++) {
-		if (trace_remote_boot[i].applied || strcmp(trace_remote_boot[i].name, remote->name))
-			continue;
-		strscpy(list, trace_remote_boot[i].events, sizeof(list));
-		names = list;
-		while ((name = strsep(&names, ","))) {
-			if (!*name)
-				continue;
-			ret = trace_remote_boot_event(remote, name);
-			if (ret)
-				pr_warn("%s: cannot enable %s (%d)\n",
-					remote->name, name, ret);
-		}
-	}
-	for (i = 0; i < trace_remote_nr_boot; i++) {
-		if (!strcmp(trace_remote_boot[i].name, remote->name))
-			trace_remote_boot[i].applied = true;
-	}
-	if (remote->gone)
-		return;
-	ret = trace_remote_set_tracing(remote, true);
-	if (ret)
-		pr_warn("%s: tracing not started (%d)\n", remote->name, ret);
-	else
-		pr_info("%s: tracing from the command line\n", remote->name);
 }
 
 /* The smallest id no event uses: there is one, as there are fewer than 2^16. */
@@ -2254,46 +2011,6 @@ fail:
 EXPORT_SYMBOL_GPL(__trace_remote_register);
 
 /**
- * trace_remote_show_at_root() - Show a remote at the tracefs root as well
- * @name:	The name given to trace_remote_register().
- *
- * Adds /sys/kernel/tracing/<name>/, a second view of the remote with the
- * same files as remotes/<name>/: one buffer, one state, the events under
- * events/<name>/. It is for tools that find a remote only at the root, as
- * an instance of that name: Perfetto and Android's tools look for the
- * hypervisor at /sys/kernel/tracing/hypervisor/. The view goes away with
- * the remote.
- *
- * Return: 0, -ENODEV if no remote has that name, -EEXIST if it is shown at
- * the root already or the root has an entry of that name, or -ENOMEM.
- */
-int trace_remote_show_at_root(const char *name)
-{
-	struct trace_remote *remote;
-	struct dentry *dir;
-	int ret;
-
-	guard(mutex)(&trace_remotes_lock);
-	remote = trace_remote_find(name);
-	if (!remote)
-		return -ENODEV;
-	if (remote->root_dentry)
-		return -EEXIST;
-	/* tracefs gives no error code: a name taken is the likely cause. */
-	dir = tracefs_create_dir(name, NULL);
-	if (!dir)
-		return -EEXIST;
-	ret = trace_remote_create_files(remote, dir);
-	if (ret) {
-		tracefs_remove(dir);
-		return ret;
-	}
-	remote->root_dentry = dir;
-	return 0;
-}
-EXPORT_SYMBOL_GPL(trace_remote_show_at_root);
-
-/**
  * trace_remote_unregister() - Remove a remote
  * @name:	The name given to trace_remote_register().
  *
@@ -2331,140 +2048,6 @@ void trace_remote_unregister(const char *name)
 		trace_remote_free(remote);
 }
 EXPORT_SYMBOL_GPL(trace_remote_unregister);
-
-struct trace_remote_unread {
-	trace_remote_unread_t	fn;
-	void			*data;
-	int			cpu;
-};
-
-static void trace_remote_unread_event(struct ring_buffer_event *event, u64 ts, void *data)
-{
-	struct trace_remote_unread *peek = data;
-
-	peek->fn(peek->cpu, ts, ring_buffer_event_data(event), ring_buffer_event_length(event),
-		 peek->data);
-}
-
-/**
- * trace_remote_peek_unread() - Look at the unread events of a remote
- * @name:	The remote.
- * @fn:		Called for each unread event, per CPU oldest first, with the
- *		record (struct remote_event_hdr first) and its length.
- * @data:	Passed to @fn.
- *
- * Reads the events that no consumer read yet, without consuming them:
- * trace_pipe readers still get every one. A kernel user's way to follow a
- * remote, e.g. to copy some of its events to the kernel log. The shared
- * pages are read as by the dump on panic, while the remote's consumers and
- * its poll are held off; the writer goes on, so an event it overwrites
- * meanwhile may be missed or mixed: @fn must check what it is given. Sleeps;
- * costs a walk of every unread event.
- *
- * Return: 0, or -ENODEV if no remote has that name or it has no buffer.
- */
-int trace_remote_peek_unread(const char *name, trace_remote_unread_t fn, void *data)
-{
-	struct trace_remote_unread peek = { .fn = fn, .data = data };
-	struct trace_remote *remote = NULL, *r;
-	int ret = -ENODEV;
-
-	scoped_guard(mutex, &trace_remotes_lock) {
-		list_for_each_entry(r, &trace_remotes, list) {
-			if (!strcmp(r->name, name) && try_module_get(r->owner)) {
-				refcount_inc(&r->ref);
-				remote = r;
-				break;
-			}
-		}
-	}
-	if (!remote)
-		return -ENODEV;
-
-	scoped_guard(mutex, &remote->lock) {
-		if (remote->gone || !trace_remote_loaded(remote))
-			break;
-		trace_remote_access_lock(remote, RING_BUFFER_ALL_CPUS);
-		for_each_cpu(peek.cpu, &remote->buffer_cpus)
-			ring_buffer_remote_dump(remote->trace_buffer, peek.cpu, 0,
-						trace_remote_unread_event, &peek);
-		trace_remote_access_unlock(remote, RING_BUFFER_ALL_CPUS);
-		ret = 0;
-	}
-	trace_remote_put(remote);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(trace_remote_peek_unread);
-
-/*
- * The dump on panic: the last dump_on_panic unread events of each CPU of
- * each loaded remote, in the format of trace, read from the shared pages
- * without a lock, an allocation or a call to the remote (a hypervisor that
- * panicked cannot answer). Other CPUs are stopped by then.
- */
-struct trace_remote_dump {
-	struct trace_remote	*remote;
-	int			cpu;
-};
-
-static struct trace_seq trace_remote_dump_seq;
-
-static void trace_remote_dump_event(struct ring_buffer_event *event, u64 ts, void *data)
-{
-	struct trace_remote_dump *dump = data;
-	struct trace_seq *s = &trace_remote_dump_seq;
-
-	trace_seq_init(s);
-	trace_remote_print(dump->remote, s, event, dump->cpu, ts, 0);
-	s->buffer[min_t(unsigned int, s->seq.len, sizeof(s->buffer) - 1)] = 0;
-	pr_emerg("%s", s->buffer);
-}
-
-static int trace_remote_panic(struct notifier_block *nb, unsigned long action, void *msg)
-{
-	unsigned int max = READ_ONCE(dump_on_panic);
-	struct trace_remote_dump dump;
-	struct trace_remote *remote;
-	struct trace_buffer *buffer;
-	long n;
-
-	if (!max)
-		return NOTIFY_DONE;
-	list_for_each_entry(remote, &trace_remotes, list) {
-		buffer = READ_ONCE(remote->trace_buffer);
-		if (!buffer)
-			continue;
-		if (max == UINT_MAX)
-			pr_emerg("Dumping remote %s, every unread event:\n", remote->name);
-		else
-			pr_emerg("Dumping remote %s, up to %u unread events per CPU:\n",
-				 remote->name, max);
-		dump.remote = remote;
-		for_each_cpu(dump.cpu, &remote->buffer_cpus) {
-			n = ring_buffer_remote_dump(buffer, dump.cpu, 0, NULL, NULL);
-			if (n <= 0)
-				continue;
-			if (n > max)
-				pr_emerg("CPU:%d [%ld older events not shown]\n",
-					 dump.cpu, n - max);
-			ring_buffer_remote_dump(buffer, dump.cpu, n > max ? n - max : 0,
-						trace_remote_dump_event, &dump);
-		}
-		pr_emerg("End of remote %s\n", remote->name);
-	}
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block trace_remote_panic_nb = {
-	.notifier_call	= trace_remote_panic,
-};
-
-static int __init trace_remote_init(void)
-{
-	atomic_notifier_chain_register(&panic_notifier_list, &trace_remote_panic_nb);
-	return 0;
-}
-core_initcall(trace_remote_init);
 
 /**
  * trace_remote_alloc_buffer() - Allocate the pages of a remote buffer

@@ -287,7 +287,7 @@ static const struct trace_remote_callbacks hyp_trace_cbs = {
 };
 
 /*
- * hyp_event=EVENT[,EVENT...]: Android's spelling of
+ * hyp_event=EVENT[,EVENT...]: another spelling of
  * trace_remote=hypervisor::EVENT[,EVENT...], tracing those events from boot.
  */
 static int __init hyp_event_setup(char *events)
@@ -313,7 +313,7 @@ static int __init hyp_trace_init(void)
 				    __hyp_events_end - __hyp_events_start);
 	if (ret)
 		return ret;
-	/* Where Perfetto and Android's tools look for it, as on Android. */
+	/* Where tools that only know instances look for it. */
 	ret = trace_remote_show_at_root("hypervisor");
 	if (ret)
 		pr_warn("hypervisor tracing: no /sys/kernel/tracing/hypervisor/ (%d)\n", ret);
