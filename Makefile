@@ -23,6 +23,9 @@ NOTRACE		?= 0
 ifeq ($(DEBUG),1)
 OBJ		:= $(B)/obj-debug
 FRAGMENTS	:= scripts/configs/qemu-pkvm.config scripts/configs/debug.config
+else ifeq ($(DEBUG),kcsan)
+OBJ		:= $(B)/obj-kcsan
+FRAGMENTS	:= scripts/configs/qemu-pkvm.config scripts/configs/kcsan.config
 else ifeq ($(NOTRACE),1)
 OBJ		:= $(B)/obj-notrace
 FRAGMENTS	:= scripts/configs/qemu-pkvm.config scripts/configs/notrace.config
@@ -167,6 +170,9 @@ help:
 	@echo '  DEBUG=1            build with scripts/configs/debug.config (KASAN, lockdep,'
 	@echo '                     kmemleak) into build/obj-debug; make DEBUG=1 check runs'
 	@echo '                     every guest test there'
+	@echo '  DEBUG=kcsan        the same with scripts/configs/kcsan.config (KCSAN,'
+	@echo '                     lockdep) into build/obj-kcsan: make DEBUG=kcsan stress'
+	@echo '                     fails on a data race that involves our code'
 	@echo '  DEBUG_STRESS=0     make check without the debug kernel and its stress run'
 	@echo '  NOTRACE=1          build with hypervisor tracing compiled out into'
 	@echo '                     build/obj-notrace (make bench does it)'
@@ -174,7 +180,7 @@ help:
 	@echo '  JOBS=N             parallel build jobs (default: nproc)'
 
 clean:
-	rm -rf $(B)/obj $(B)/obj-debug $(B)/obj-notrace $(B)/stage $(B)/series $(B)/sc
+	rm -rf $(B)/obj $(B)/obj-debug $(B)/obj-kcsan $(B)/obj-notrace $(B)/stage $(B)/series $(B)/sc
 
 distclean:
 	rm -rf $(B)
