@@ -42,8 +42,8 @@ for i in $claimed; do
 		# An earlier version of an added file, in a mail before the
 		# one that has the file as it is.
 		f=${i%@*}
-		[ -f "patches/stages/${i##*@}/$f" ] ||
-			die "patches/mails names $i, but patches/stages/${i##*@}/$f does not exist"
+		[ -f "patches/stages/${i##*@}/$f.diff" ] ||
+			die "patches/mails names $i, but patches/stages/${i##*@}/$f.diff does not exist"
 		grep -qxF "$f" <<< "$(added_files)" || die "patches/mails names $i: $f is not an added file"
 		[ "$(grep -nxF "$i" <<< "$claimed" | cut -d: -f1)" -lt \
 		  "$(grep -nxF "$f" <<< "$claimed" | cut -d: -f1)" ] ||
@@ -60,8 +60,9 @@ for m in $(echo "$items" | awk '{ print $1 }' | uniq); do
 done
 
 # 2. Scratch repository: the base files the patches touch.
-rm -rf "$work" "$out"
+rm -rf "$work" "$out" "$work.stages"
 mkdir -p "$work" "$out"
+scripts/stages.py extract "$work.stages" || die "patches/stages: a stage cannot be made"
 git -C "$work" init -q
 git -C "$work" config user.name "${GIT_AUTHOR_NAME:-$(git config user.name || echo 'pKVM tracing')}"
 git -C "$work" config user.email "${GIT_AUTHOR_EMAIL:-$(git config user.email || echo 'pkvm-tracing@localhost')}"
@@ -89,7 +90,7 @@ for m in $(echo "$items" | awk '{ print $1 }' | uniq); do
 		*@*)
 			f=${i%@*}
 			mkdir -p "$work/$(dirname "$f")"
-			cp "patches/stages/${i##*@}/$f" "$work/$f"
+			cp "$work.stages/${i##*@}/$f" "$work/$f"
 			;;
 		*)
 			mkdir -p "$work/$(dirname "$i")"

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # patches/mails stages (PATH@STAGE): a mail that adds an earlier version of
-# a file must carry exactly that version, and make series must refuse a
-# stage that does not exist, names a file the series does not add, or comes
-# after the file itself.
+# a file must carry exactly that version, made by undoing the diffs of
+# patches/stages/ from the file, and make series must refuse a stage that
+# does not exist, names a file the series does not add, comes after the file
+# itself, or whose diff no longer applies to the file.
 set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -25,6 +26,7 @@ fi
 
 # Each stage is in its mail, whole: the file as of that mail is the stage.
 series || { cat "$tmp/out"; exit 1; }
+scripts/stages.py extract "$tmp/stages"
 for item in $stages; do
 	f=${item%@*}
 	s=${item##*@}
@@ -34,9 +36,10 @@ for item in $stages; do
 	# Commit n + 1 of the scratch repository: the base, then one per mail.
 	git -C "$tmp/work" show "$(git -C "$tmp/work" rev-list --reverse HEAD | sed -n "$((n + 1))p"):$f" \
 		> "$tmp/at-mail"
-	cmp -s "$tmp/at-mail" "patches/stages/$s/$f" ||
-		{ echo "FAIL: $f after $mail is not patches/stages/$s/$f"; exit 1; }
-	echo "ok: $mail adds $f as patches/stages/$s/$f"
+	[ -s "$tmp/at-mail" ] || { echo "FAIL: $f is empty after $mail"; exit 1; }
+	cmp -s "$tmp/at-mail" "$tmp/stages/$s/$f" ||
+		{ echo "FAIL: $f after $mail is not stage $s"; exit 1; }
+	echo "ok: $mail adds $f as stage $s"
 done
 
 # Refusals: each edit of patches/mails must make series fail with its reason.
@@ -55,9 +58,27 @@ refused() { # reason
 sed -i "s|^$item\$|$f@no-such-stage|" patches/mails
 refused "does not exist" "does not exist"
 mkdir -p patches/stages/x/kernel/trace
-cp "$BASE/kernel/trace/Makefile" patches/stages/x/kernel/trace/Makefile
+: > patches/stages/x/kernel/trace/Makefile.diff
 sed -i "s|^$item\$|$item\nkernel/trace/Makefile@x|" patches/mails
 refused "names a file the series does not add" "is not an added file"
 sed -i "\|^$item\$|d" patches/mails
 echo "$item" >> patches/mails
 refused "comes after the file itself" "after $f itself"
+
+# A diff that no longer applies: the file changed where the stage differs.
+cp "$f" "$tmp/file"
+d=patches/stages/${item##*@}/$f.diff
+ctx=$(tail -n +3 "$d" | grep -m1 '^[+ ]' | cut -c2-)
+grep -qxF -- "$ctx" "$f" || { echo "FAIL: cannot find a line of $d in $f"; exit 1; }
+python3 - "$f" "$ctx" <<'PY'
+import sys
+path, line = sys.argv[1], sys.argv[2]
+text = open(path).read().split("\n")
+i = text.index(line)
+text[i] = line + " /* changed */"
+open(path, "w").write("\n".join(text))
+PY
+refused "no longer applies to its file" "does not apply"
+cp "$tmp/file" "$f"
+series || { echo "FAIL: make series fails once the file is back"; cat "$tmp/out"; exit 1; }
+echo "ok: the series builds again once the file is back"
