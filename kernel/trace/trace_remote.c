@@ -804,28 +804,13 @@ static int trace_remote_reset(struct trace_remote *remote, int cpu)
 
 static struct trace_remote *trace_remote_of_inode(struct inode *inode)
 {
-	/* struct trace_remote_cpu and trace_remote_event_file start with it. */
-	return *(struct trace_remote **)inode->i_private;
-}
-
-/* Is @data (an inode's private data) one of the elements of @remote? */
-static bool trace_remote_owns(struct trace_remote *remote, void *data)
-{
-	uintptr_t p = (uintptr_t)data;
-	uintptr_t cpus = (uintptr_t)remote->cpus;
-	uintptr_t efiles = (uintptr_t)remote->event_files;
-
-	if (p >= cpus && p < cpus + (nr_cpu_ids + 1) * sizeof(*remote->cpus))
-		return !((p - cpus) % sizeof(*remote->cpus));
-	if (p >= efiles && p < efiles + (remote->nr_events + 1) * sizeof(*remote->event_files))
-		return !((p - efiles) % sizeof(*remote->event_files));
-	return false;
+	return inode->i_private;
 }
 
 /*
  * Take a reference on the remote of a file being opened, and on its module.
- * The inode may be one of a remote being unregistered: only a remote still
- * listed is used, found without looking at the inode's private data first.
+ * As trace_array_get(): the inode may outlive its remote, which is only
+ * used if still listed.
  */
 static struct trace_remote *trace_remote_get(struct inode *inode)
 {
@@ -838,7 +823,7 @@ static struct trace_remote *trace_remote_get(struct inode *inode)
 
 	guard(mutex)(&trace_remotes_lock);
 	list_for_each_entry(remote, &trace_remotes, list) {
-		if (!trace_remote_owns(remote, inode->i_private))
+		if (remote != inode->i_private)
 			continue;
 		if (!try_module_get(remote->owner))
 			return ERR_PTR(-ENODEV);
@@ -894,7 +879,6 @@ static void trace_remote_put_reader(struct trace_remote_reader *reader)
 static int trace_remote_open(struct inode *inode, struct file *filp, bool consuming,
 			     size_t size)
 {
-	struct trace_remote_cpu *rcpu = inode->i_private;
 	struct trace_remote_reader *reader;
 	struct trace_remote *remote;
 	int cpu, ret = 0;
@@ -909,7 +893,7 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 		return -ENOMEM;
 	}
 	reader->remote = remote;
-	reader->cpu = rcpu->cpu;
+	reader->cpu = tracing_get_cpu(inode);
 	reader->consuming = consuming;
 	mutex_init(&reader->lock);
 
@@ -969,15 +953,13 @@ static int trace_remote_pipe_open(struct inode *inode, struct file *filp)
  */
 static int trace_remote_trace_open(struct inode *inode, struct file *filp)
 {
-	struct trace_remote *remote;
-	struct trace_remote_cpu *rcpu = inode->i_private;
+	struct trace_remote *remote = trace_remote_of_inode(inode);
 	int ret;
 
 	if (filp->f_mode & FMODE_READ) {
 		ret = trace_remote_open(inode, filp, false, sizeof(struct trace_remote_reader));
 		if (ret)
 			return ret;
-		remote = rcpu->remote;
 	} else {
 		remote = trace_remote_get(inode);
 		if (IS_ERR(remote))
@@ -986,7 +968,7 @@ static int trace_remote_trace_open(struct inode *inode, struct file *filp)
 
 	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC)) {
 		scoped_guard(mutex, &remote->lock)
-			ret = trace_remote_reset(remote, rcpu->cpu);
+			ret = trace_remote_reset(remote, tracing_get_cpu(inode));
 		if (ret) {
 			trace_remote_release(inode, filp);
 			return ret;
@@ -999,11 +981,11 @@ static int trace_remote_trace_open(struct inode *inode, struct file *filp)
 static ssize_t trace_remote_trace_write(struct file *filp, const char __user *ubuf,
 					size_t cnt, loff_t *ppos)
 {
-	struct trace_remote_cpu *rcpu = file_inode(filp)->i_private;
+	struct trace_remote *remote = trace_remote_of_inode(file_inode(filp));
 	int ret;
 
-	guard(mutex)(&rcpu->remote->lock);
-	ret = trace_remote_reset(rcpu->remote, rcpu->cpu);
+	guard(mutex)(&remote->lock);
+	ret = trace_remote_reset(remote, tracing_get_cpu(file_inode(filp)));
 	return ret ?: cnt;
 }
 
@@ -1204,29 +1186,13 @@ ssize_t trace_remote_read_text(char __user *ubuf, size_t cnt, loff_t *ppos, cons
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
 }
 
-static int trace_remote_parse_ulong(const char __user *ubuf, size_t cnt, unsigned long *val)
-{
-	char buf[32];
-
-	if (!cnt || cnt >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, cnt))
-		return -EFAULT;
-	buf[cnt] = '\0';
-	/*
-	 * kstrtoul() refuses a minus sign, junk, empty strings and overflow;
-	 * it takes a leading '+', as the kernel's own tracing files do.
-	 */
-	return kstrtoul(strim(buf), 10, val);
-}
-
 /* "0" or "1", nothing else. */
 static int trace_remote_parse_bool(const char __user *ubuf, size_t cnt, bool *val)
 {
 	unsigned long v;
 	int ret;
 
-	ret = trace_remote_parse_ulong(ubuf, cnt, &v);
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &v);
 	if (ret)
 		return ret;
 	if (v > 1)
@@ -1311,19 +1277,18 @@ static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf, size
  */
 static ssize_t stats_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
 {
-	struct trace_remote_cpu *rcpu = file_inode(filp)->i_private;
-	struct trace_remote *remote = rcpu->remote;
+	struct trace_remote *remote = trace_remote_of(filp);
+	int cpu = tracing_get_cpu(file_inode(filp));
 	unsigned long entries = 0, overrun = 0, read = 0;
 
 	scoped_guard(mutex, &remote->lock) {
 		struct trace_buffer *buffer = remote->trace_buffer;
-		int cpu = rcpu->cpu;
 
 		if (remote->gone)
 			return -ENODEV;
 		if (!trace_remote_loaded(remote)) {
-			overrun = rcpu->released_overrun;
-			read = rcpu->released_read;
+			overrun = remote->cpus[cpu].released_overrun;
+			read = remote->cpus[cpu].released_read;
 			break;
 		}
 		if (!cpumask_test_cpu(cpu, &remote->buffer_cpus))
@@ -1391,7 +1356,7 @@ static ssize_t buffer_size_kb_write(struct file *filp, const char __user *ubuf, 
 	unsigned long val;
 	int ret;
 
-	ret = trace_remote_parse_ulong(ubuf, cnt, &val);
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
 	if (ret)
 		return ret;
 	ret = trace_remote_check_size(val);
@@ -1506,11 +1471,39 @@ int trace_remote_enable_event(struct trace_remote *remote, struct remote_event *
 	return ret;
 }
 
+/* An event's files are in a directory named after it. */
+static struct remote_event *trace_remote_event_at(struct trace_remote *remote,
+						  struct dentry *dir)
+{
+	const char *name = dir->d_name.name;
+	size_t i;
+
+	if (!strcmp(dir->d_parent->d_name.name, "ftrace") && strcmp(remote->name, "ftrace"))
+		return &remote->ftrace_event;
+	for (i = 0; i < remote->nr_events; i++) {
+		if (!strcmp(remote->events[i].name, name))
+			return &remote->events[i];
+	}
+	return NULL;
+}
+
+static int event_file_open(struct inode *inode, struct file *filp)
+{
+	struct trace_remote *remote = trace_remote_get(inode);
+
+	if (IS_ERR(remote))
+		return PTR_ERR(remote);
+	filp->private_data = trace_remote_event_at(remote, filp->f_path.dentry->d_parent);
+	if (!filp->private_data) {
+		trace_remote_put(remote);
+		return -ENODEV;
+	}
+	return 0;
+}
+
 static struct remote_event *trace_remote_event_of(struct file *filp)
 {
-	struct trace_remote_event_file *ef = file_inode(filp)->i_private;
-
-	return ef->event;
+	return filp->private_data;
 }
 
 static ssize_t event_enable_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
@@ -1541,7 +1534,7 @@ static ssize_t event_enable_write(struct file *filp, const char __user *ubuf, si
 }
 
 static const struct file_operations event_enable_fops = {
-	.open		= trace_remote_file_open,
+	.open		= event_file_open,
 	.read		= event_enable_read,
 	.write		= event_enable_write,
 	.llseek		= default_llseek,
@@ -1607,7 +1600,7 @@ static ssize_t event_id_read(struct file *filp, char __user *ubuf, size_t cnt, l
 }
 
 static const struct file_operations event_id_fops = {
-	.open		= trace_remote_file_open,
+	.open		= event_file_open,
 	.read		= event_id_read,
 	.llseek		= default_llseek,
 	.release	= trace_remote_file_release,
@@ -1653,21 +1646,21 @@ static int event_format_show(struct seq_file *m, struct remote_event *re)
 /* The format of a remote's event: nothing once the remote is gone. */
 static int remote_event_format_show(struct seq_file *m, void *v)
 {
-	struct trace_remote_event_file *ef = m->private;
-
-	if (READ_ONCE(ef->remote->gone))
+	if (READ_ONCE(trace_remote_of_inode(file_inode(m->file))->gone))
 		return -ENODEV;
-	return event_format_show(m, ef->event);
+	return event_format_show(m, m->private);
 }
 
 static int event_format_open(struct inode *inode, struct file *filp)
 {
 	struct trace_remote *remote = trace_remote_get(inode);
+	struct remote_event *re;
 	int ret;
 
 	if (IS_ERR(remote))
 		return PTR_ERR(remote);
-	ret = single_open(filp, remote_event_format_show, inode->i_private);
+	re = trace_remote_event_at(remote, filp->f_path.dentry->d_parent);
+	ret = re ? single_open(filp, remote_event_format_show, re) : -ENODEV;
 	if (ret)
 		trace_remote_put(remote);
 	return ret;
@@ -1737,26 +1730,17 @@ static const struct file_operations header_fops = {
 	.llseek	= default_llseek,
 };
 
-/* Like trace.c's files: root only, writable ones TRACE_MODE_WRITE. */
-static bool trace_remote_file(struct dentry *parent, const char *name, umode_t mode,
-			      void *data, const struct file_operations *fops)
-{
-	return tracefs_create_file(name, mode, parent, data, fops);
-}
-
 static int trace_remote_create_events(struct trace_remote *remote, struct dentry *top)
 {
-	struct trace_remote_event_file *ef;
 	struct dentry *events, *sys, *d;
 	size_t i;
 
 	events = tracefs_create_dir("events", top);
 	if (!events)
 		return -ENOMEM;
-	if (!trace_remote_file(events, "enable", TRACE_MODE_WRITE, &remote->cpus[nr_cpu_ids],
-			       &events_enable_fops) ||
-	    !trace_remote_file(events, "header_page", TRACE_MODE_READ, (void *)1UL, &header_fops) ||
-	    !trace_remote_file(events, "header_event", TRACE_MODE_READ, NULL, &header_fops))
+	if (!trace_create_file("enable", TRACE_MODE_WRITE, events, remote, &events_enable_fops) ||
+	    !trace_create_file("header_page", TRACE_MODE_READ, events, (void *)1UL, &header_fops) ||
+	    !trace_create_file("header_event", TRACE_MODE_READ, events, NULL, &header_fops))
 		return -ENOMEM;
 	if (strcmp(remote->name, "ftrace")) {
 		d = tracefs_create_dir("ftrace", events);
@@ -1765,9 +1749,8 @@ static int trace_remote_create_events(struct trace_remote *remote, struct dentry
 		d = tracefs_create_dir(remote->ftrace_event.name, d);
 		if (!d)
 			return -ENOMEM;
-		ef = &remote->event_files[remote->nr_events];
-		if (!trace_remote_file(d, "id", TRACE_MODE_READ, ef, &event_id_fops) ||
-		    !trace_remote_file(d, "format", TRACE_MODE_READ, ef, &event_format_fops))
+		if (!trace_create_file("id", TRACE_MODE_READ, d, remote, &event_id_fops) ||
+		    !trace_create_file("format", TRACE_MODE_READ, d, remote, &event_format_fops))
 			return -ENOMEM;
 	}
 
@@ -1775,20 +1758,17 @@ static int trace_remote_create_events(struct trace_remote *remote, struct dentry
 	if (!sys)
 		return -ENOMEM;
 	/* The remote is the only system: its switches are the top-level ones. */
-	if (!trace_remote_file(sys, "enable", TRACE_MODE_WRITE, &remote->cpus[nr_cpu_ids],
-			       &events_enable_fops) ||
-	    !trace_remote_file(sys, "filter", TRACE_MODE_WRITE, &remote->cpus[nr_cpu_ids],
-			       &event_filter_fops))
+	if (!trace_create_file("enable", TRACE_MODE_WRITE, sys, remote, &events_enable_fops) ||
+	    !trace_create_file("filter", TRACE_MODE_WRITE, sys, remote, &event_filter_fops))
 		return -ENOMEM;
 	for (i = 0; i < remote->nr_events; i++) {
-		ef = &remote->event_files[i];
-		d = tracefs_create_dir(ef->event->name, sys);
+		d = tracefs_create_dir(remote->events[i].name, sys);
 		if (!d)
 			return -ENOMEM;
-		if (!trace_remote_file(d, "enable", TRACE_MODE_WRITE, ef, &event_enable_fops) ||
-		    !trace_remote_file(d, "id", TRACE_MODE_READ, ef, &event_id_fops) ||
-		    !trace_remote_file(d, "format", TRACE_MODE_READ, ef, &event_format_fops) ||
-		    !trace_remote_file(d, "filter", TRACE_MODE_WRITE, ef, &event_filter_fops))
+		if (!trace_create_file("enable", TRACE_MODE_WRITE, d, remote, &event_enable_fops) ||
+		    !trace_create_file("id", TRACE_MODE_READ, d, remote, &event_id_fops) ||
+		    !trace_create_file("format", TRACE_MODE_READ, d, remote, &event_format_fops) ||
+		    !trace_create_file("filter", TRACE_MODE_WRITE, d, remote, &event_filter_fops))
 			return -ENOMEM;
 	}
 	return 0;
@@ -1797,19 +1777,18 @@ static int trace_remote_create_events(struct trace_remote *remote, struct dentry
 /* The files of @remote in @top: remotes/<name>/, or its view at the root. */
 int trace_remote_create_files(struct trace_remote *remote, struct dentry *top)
 {
-	struct trace_remote_cpu *all = &remote->cpus[nr_cpu_ids];
 	struct dentry *percpu, *d;
 	char name[16];
 	int cpu, ret;
 
-	if (!trace_remote_file(top, "tracing_on", TRACE_MODE_WRITE, all, &tracing_on_fops) ||
-	    !trace_remote_file(top, "buffer_size_kb", TRACE_MODE_WRITE, all,
+	if (!trace_create_file("tracing_on", TRACE_MODE_WRITE, top, remote, &tracing_on_fops) ||
+	    !trace_create_file("buffer_size_kb", TRACE_MODE_WRITE, top, remote,
 			       &buffer_size_kb_fops) ||
-	    !trace_remote_file(top, "trace_clock", TRACE_MODE_WRITE, all, &trace_clock_fops) ||
-	    !trace_remote_file(top, "available_events", TRACE_MODE_READ, all,
+	    !trace_create_file("trace_clock", TRACE_MODE_WRITE, top, remote, &trace_clock_fops) ||
+	    !trace_create_file("available_events", TRACE_MODE_READ, top, remote,
 			       &available_events_fops) ||
-	    !trace_remote_file(top, "trace", TRACE_MODE_WRITE, all, &trace_remote_trace_fops) ||
-	    !trace_remote_file(top, "trace_pipe", TRACE_MODE_READ, all, &trace_remote_pipe_fops))
+	    !trace_create_file("trace", TRACE_MODE_WRITE, top, remote, &trace_remote_trace_fops) ||
+	    !trace_create_file("trace_pipe", TRACE_MODE_READ, top, remote, &trace_remote_pipe_fops))
 		return -ENOMEM;
 	percpu = tracefs_create_dir("per_cpu", top);
 	if (!percpu)
@@ -1819,14 +1798,13 @@ int trace_remote_create_files(struct trace_remote *remote, struct dentry *top)
 		d = tracefs_create_dir(name, percpu);
 		if (!d)
 			return -ENOMEM;
-		if (!trace_remote_file(d, "trace", TRACE_MODE_WRITE, &remote->cpus[cpu],
-				       &trace_remote_trace_fops) ||
-		    !trace_remote_file(d, "trace_pipe", TRACE_MODE_READ, &remote->cpus[cpu],
-				       &trace_remote_pipe_fops) ||
-		    !trace_remote_file(d, "trace_pipe_raw", TRACE_MODE_READ, &remote->cpus[cpu],
-				       &trace_remote_raw_fops) ||
-		    !trace_remote_file(d, "stats", TRACE_MODE_READ, &remote->cpus[cpu],
-				       &stats_fops))
+		if (!trace_create_cpu_file("trace", TRACE_MODE_WRITE, d, remote, cpu,
+					   &trace_remote_trace_fops) ||
+		    !trace_create_cpu_file("trace_pipe", TRACE_MODE_READ, d, remote, cpu,
+					   &trace_remote_pipe_fops) ||
+		    !trace_create_cpu_file("trace_pipe_raw", TRACE_MODE_READ, d, remote, cpu,
+					   &trace_remote_raw_fops) ||
+		    !trace_create_cpu_file("stats", TRACE_MODE_READ, d, remote, cpu, &stats_fops))
 			return -ENOMEM;
 	}
 
@@ -1854,10 +1832,9 @@ static void trace_remote_free(struct trace_remote *remote)
 	int cpu;
 
 	trace_remote_poll_stop(remote);
-	for (cpu = 0; cpu <= nr_cpu_ids; cpu++)
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		mutex_destroy(&remote->cpus[cpu].access);
 	mutex_destroy(&remote->lock);
-	kfree(remote->event_files);
 	kfree(remote->cpus);
 	kfree(remote);
 }
@@ -1925,23 +1902,13 @@ int __trace_remote_register(struct module *owner, const char *name,
 	remote = kzalloc(struct_size(remote, name, strlen(name) + 1), GFP_KERNEL);
 	if (!remote)
 		return -ENOMEM;
-	remote->cpus = kcalloc(nr_cpu_ids + 1, sizeof(*remote->cpus), GFP_KERNEL);
-	remote->event_files = kcalloc(nr_events + 1, sizeof(*remote->event_files), GFP_KERNEL);
-	if (!remote->cpus || !remote->event_files) {
-		kfree(remote->event_files);
-		kfree(remote->cpus);
+	remote->cpus = kcalloc(nr_cpu_ids, sizeof(*remote->cpus), GFP_KERNEL);
+	if (!remote->cpus) {
 		kfree(remote);
 		return -ENOMEM;
 	}
-	for (cpu = 0; cpu <= nr_cpu_ids; cpu++) {
-		remote->cpus[cpu].remote = remote;
-		remote->cpus[cpu].cpu = cpu < nr_cpu_ids ? cpu : RING_BUFFER_ALL_CPUS;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		mutex_init(&remote->cpus[cpu].access);
-	}
-	for (i = 0; i <= nr_events; i++) {
-		remote->event_files[i].remote = remote;
-		remote->event_files[i].event = i < nr_events ? &events[i] : &remote->ftrace_event;
-	}
 	remote->ftrace_event.name = "remote";
 	remote->ftrace_event.print_fmt = "\"\"";
 	remote->ftrace_event.id = ftrace_id;

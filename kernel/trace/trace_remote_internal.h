@@ -20,23 +20,11 @@
 
 struct trace_seq;
 
-/*
- * The inode private data of the per-CPU files (cpu) and the top files (-1),
- * with the access lock of consumers of that CPU.
- */
+/* Per CPU: the access lock of its consumers, the stats of the last buffer. */
 struct trace_remote_cpu {
-	struct trace_remote	*remote;	/* first, see trace_remote_of_inode() */
-	int			cpu;
-	struct mutex		access;		/* consumers of @cpu */
-	/* The writer's counters when the buffer was last released. */
+	struct mutex		access;		/* consumers of this CPU */
 	unsigned long		released_overrun;
 	unsigned long		released_read;
-};
-
-/* The inode private data of an event's files. */
-struct trace_remote_event_file {
-	struct trace_remote	*remote;	/* first, see trace_remote_of_inode() */
-	struct remote_event	*event;
 };
 
 struct trace_remote {
@@ -73,8 +61,7 @@ struct trace_remote {
 	struct hrtimer				poll_timer;	/* queues poll_work */
 	unsigned long				poll_busy;	/* jiffies, data seen */
 	unsigned long				poll_entries;	/* meta pages', at it */
-	struct trace_remote_cpu			*cpus;	/* nr_cpu_ids + 1 */
-	struct trace_remote_event_file		*event_files;	/* nr_events + 1 */
+	struct trace_remote_cpu			*cpus;	/* nr_cpu_ids */
 	/*
 	 * Tools that take a tracing directory read the formats of
 	 * events/ftrace/ and fail on an empty system: one event, never
