@@ -8,6 +8,12 @@ patches/stages/STAGE/PATH.diff, the change from that stage to the file's
 next version (the next stage, or PATH itself): what the next mail adds to
 PATH.  A stage is made by undoing those diffs, newest first, from PATH.
 
+In a C file, the definitions the next mail adds whole are named rather than
+spelled out: "Drop: NAME..." lines before the diff take out of the next
+version each top-level block (a definition with the comment above it,
+ending at a blank line) whose name they give, and the diff does the rest.
+An edit inside such a definition then never reaches the stage.
+
   stages.py list               PATH STAGE pairs, oldest stage first
   stages.py extract DIR        write every stage to DIR/STAGE/PATH
   stages.py save DIR           write the diffs from the stages in DIR
@@ -18,6 +24,7 @@ When an edit of PATH no longer lets a diff apply, extract from the last
 commit (GIT_REV=HEAD stages.py extract DIR), edit, and save.
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -43,6 +50,66 @@ def staged_files():
     return files
 
 
+C_FILE = re.compile(r"\.[ch]$")
+KEYS = [re.compile(p) for p in (
+    r"#define (\w+)", r".*?(\w+)(?:\[\w*\])? = \{", r"struct (\w+) \{",
+    r"(?:DEFINE_\w+|LIST_HEAD|module_param\w*|MODULE_PARM_DESC|EXPORT_SYMBOL\w*)\((\w+)",
+    r".*?(\w+)\(", r".*?(\w+);")]
+
+
+def c_blocks(lines):
+    """[(name, first, end)] of the top-level blocks of a C file's lines."""
+    out = []
+    depth = 0
+    first = None
+    for i, line in enumerate(lines + [b""]):
+        if depth == 0 and not line.strip():
+            if first is not None:
+                out.append((block_name(lines[first:i]), first, i))
+                first = None
+            continue
+        if first is None:
+            first = i
+        depth += line.count(b"{") - line.count(b"}")
+    return out
+
+
+def block_name(block):
+    for line in block:
+        text = line.decode(errors="replace")
+        if re.match(r"\s*(/\*|\*|//)", text):
+            continue
+        for key in KEYS:
+            m = key.match(text)
+            if m:
+                return m.group(1)
+        return None
+    return None
+
+
+def drop_blocks(data, names):
+    """@data without its blocks named in @names, and the blank lines after them."""
+    lines = data.split(b"\n")
+    blocks = c_blocks(lines)
+    found = {n for n, _, _ in blocks}
+    missing = set(names) - found
+    if missing:
+        return None, sorted(missing)
+    cut = set()
+    for i, (name, first, end) in enumerate(blocks):
+        if name in names:
+            nxt = blocks[i + 1][1] if i + 1 < len(blocks) else len(lines)
+            cut.update(range(first, nxt))
+    return b"\n".join(l for i, l in enumerate(lines) if i not in cut), []
+
+
+def droppable(older, newer):
+    """Names of the blocks @newer has, once each, and @older has not."""
+    old_names = {n for n, _, _ in c_blocks(older.split(b"\n"))}
+    names = [n for n, _, _ in c_blocks(newer.split(b"\n"))]
+    return [n for n in names if n and n not in old_names and names.count(n) == 1]
+
+
 def diff_path(stage, path):
     return os.path.join("patches/stages", stage, path + ".diff")
 
@@ -60,6 +127,19 @@ def read_file(path, rev):
 
 def unapply(newer, diff, what):
     """The version before the change DIFF made to NEWER (bytes)."""
+    names = []
+    for line in diff.split(b"\n"):
+        if line.startswith(b"--- "):
+            break
+        if line.startswith(b"Drop: "):
+            names += line[6:].decode().split()
+    if names:
+        newer, missing = drop_blocks(newer, names)
+        if missing:
+            die("%s drops what the next version does not have: %s"
+                % (what, " ".join(missing)))
+    if b"\n--- " not in b"\n" + diff:
+        return newer
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "newer")
         out = os.path.join(tmp, "older")
@@ -106,15 +186,38 @@ def cmd_save(indir):
         for i, stage in enumerate(stages):
             if not os.path.isfile(chain[i]):
                 die("%s: no such file" % chain[i])
-            r = subprocess.run(["diff", "-u", "--label", "a/" + path,
-                                "--label", "b/" + path, chain[i], chain[i + 1]],
-                               capture_output=True)
+            with open(chain[i], "rb") as f:
+                older = f.read()
+            with open(chain[i + 1], "rb") as f:
+                newer = f.read()
+            head = b""
+            if C_FILE.search(path):
+                names = droppable(older, newer)
+                newer = drop_blocks(newer, names)[0]
+                line = "Drop:"
+                for n in names:
+                    if len(line) + len(n) >= 80:
+                        head += line.encode() + b"\n"
+                        line = "Drop:"
+                    line += " " + n
+                if names:
+                    head += line.encode() + b"\n"
+            with tempfile.TemporaryDirectory() as tmp:
+                a = os.path.join(tmp, "a")
+                b = os.path.join(tmp, "b")
+                with open(a, "wb") as f:
+                    f.write(older)
+                with open(b, "wb") as f:
+                    f.write(newer)
+                r = subprocess.run(["diff", "-u", "--label", "a/" + path,
+                                    "--label", "b/" + path, a, b],
+                                   capture_output=True)
             if r.returncode > 1:
                 die(r.stderr.decode())
             d = diff_path(stage, path)
             os.makedirs(os.path.dirname(d), exist_ok=True)
             with open(d, "wb") as f:
-                f.write(r.stdout)
+                f.write(head + r.stdout)
 
 
 def cmd_list():

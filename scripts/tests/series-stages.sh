@@ -68,7 +68,7 @@ refused "comes after the file itself" "after $f itself"
 # A diff that no longer applies: the file changed where the stage differs.
 cp "$f" "$tmp/file"
 d=patches/stages/${item##*@}/$f.diff
-ctx=$(tail -n +3 "$d" | grep -m1 '^[+ ]' | cut -c2-)
+ctx=$(sed -n '/^@@/,$p' "$d" | grep -m1 '^ [^[:space:]]' | cut -c2-)
 grep -qxF -- "$ctx" "$f" || { echo "FAIL: cannot find a line of $d in $f"; exit 1; }
 python3 - "$f" "$ctx" <<'PY'
 import sys
@@ -82,3 +82,10 @@ refused "no longer applies to its file" "does not apply"
 cp "$tmp/file" "$f"
 series || { echo "FAIL: make series fails once the file is back"; cat "$tmp/out"; exit 1; }
 echo "ok: the series builds again once the file is back"
+
+# A C stage that drops a definition the next version does not have.
+d=$(ls patches/stages/*/kernel/trace/*.c.diff | head -n 1)
+cp "$d" "$tmp/diff"
+sed -i '1i Drop: no_such_definition' "$d"
+refused "drops a definition that is not there" "drops what the next version does not have"
+cp "$tmp/diff" "$d"
