@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What trace_remote.c shares with the optional parts of trace remotes: the
- * boot settings, the dump on panic and the view at the tracefs root.
+ * Trace remotes: what trace_remote.c shares with the files that add to it.
  */
 #ifndef _TRACE_REMOTE_INTERNAL_H
 #define _TRACE_REMOTE_INTERNAL_H
@@ -53,7 +52,7 @@ struct trace_remote {
 	int					nr_readers;	/* consuming */
 
 	wait_queue_head_t			wait;
-	spinlock_t				waiters_lock;	/* the two below */
+	spinlock_t				waiters_lock;	/* waiters, waiters_seq */
 	struct list_head			waiters;	/* trace_remote_wait() */
 	unsigned long				waiters_seq;	/* a waiter left */
 	wait_queue_head_t			waiters_wait;
