@@ -59,6 +59,11 @@ MODULE_PARM_DESC(poll_ms, "Interval in ms at which open trace_pipe readers poll 
 
 #define TRACE_REMOTE_IDLE_POLL_MS	100
 
+static unsigned int trace_remote_poll_ms(void)
+{
+	return READ_ONCE(poll_ms);
+}
+
 /* Writers of trace_remotes, and creation of the remotes' directories. */
 DEFINE_MUTEX(trace_remotes_lock);
 LIST_HEAD(trace_remotes);
@@ -73,6 +78,15 @@ static unsigned long trace_remote_buffer_pages(unsigned long size, unsigned int 
 bool trace_remote_loaded(struct trace_remote *remote)
 {
 	return !!remote->trace_buffer;
+}
+
+/*
+ * Without the lock, for files whose data outlives the registration and for
+ * sleeping readers: unregister sets it under the lock, then wakes them.
+ */
+static bool trace_remote_is_gone(struct trace_remote *remote)
+{
+	return READ_ONCE(remote->gone);
 }
 
 static void trace_remote_forget_stats(struct trace_remote *remote, int cpu)
@@ -212,7 +226,7 @@ static unsigned long trace_remote_meta_entries(struct trace_remote *remote)
  */
 static unsigned int trace_remote_poll_interval(struct trace_remote *remote)
 {
-	unsigned int ms = READ_ONCE(poll_ms);
+	unsigned int ms = trace_remote_poll_ms();
 	unsigned long busy = READ_ONCE(remote->poll_busy);
 
 	if (!time_after(jiffies, busy + HZ))
@@ -486,11 +500,6 @@ static bool trace_remote_reader_ready(struct trace_remote_reader *reader)
 	return !trace_remote_empty(reader->remote, reader->cpu);
 }
 
-static unsigned int trace_remote_poll_ms(void)
-{
-	return READ_ONCE(poll_ms);
-}
-
 /* Have @reader hold the buffer (a consuming one loads it). */
 static int trace_remote_hold(struct trace_remote_reader *reader)
 {
@@ -652,7 +661,7 @@ static int trace_remote_wait(struct trace_remote_waiter *w, bool ready)
 		schedule_hrtimeout_range(&t, (u64)ms * NSEC_PER_MSEC / 10, HRTIMER_MODE_REL);
 		ret = signal_pending(current) ? -ERESTARTSYS : 0;
 	} else {
-		ret = wait_event_interruptible(remote->wait, READ_ONCE(remote->gone) ||
+		ret = wait_event_interruptible(remote->wait, trace_remote_is_gone(remote) ||
 					       trace_remote_reader_ready(reader));
 	}
 	if (trace_remote_drop_killed(w))
@@ -693,7 +702,7 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	if (mutex_lock_interruptible(&reader->lock))
 		return -ERESTARTSYS;
 	for (;;) {
-		if (READ_ONCE(remote->gone)) {
+		if (trace_remote_is_gone(remote)) {
 			ret = -ENODEV;
 			goto unlock;
 		}
@@ -753,7 +762,7 @@ static __poll_t trace_remote_poll_read(struct file *filp, struct poll_table_stru
 	__poll_t mask = 0;
 
 	poll_wait(filp, &remote->wait, pt);
-	if (READ_ONCE(remote->gone))
+	if (trace_remote_is_gone(remote))
 		return EPOLLIN | EPOLLRDNORM | EPOLLERR;
 	/* Held while a read fills or copies: a read is worth trying. */
 	if (!mutex_trylock(&reader->lock))
@@ -1128,7 +1137,7 @@ static ssize_t trace_remote_raw_read_iter(struct kiocb *iocb, struct iov_iter *t
 		return -ERESTARTSYS;
 	while (raw->pos >= raw->len) {
 		ret = -ENODEV;
-		if (READ_ONCE(remote->gone))
+		if (trace_remote_is_gone(remote))
 			goto unlock;
 		memset(data, 0, page_size);
 		trace_remote_access_lock(remote, reader->cpu);
@@ -1209,15 +1218,20 @@ static struct trace_remote *trace_remote_of(struct file *filp)
 
 static bool trace_remote_gone(struct file *filp)
 {
-	return READ_ONCE(trace_remote_of(filp)->gone);
+	return trace_remote_is_gone(trace_remote_of(filp));
 }
 
 static ssize_t tracing_on_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
 {
-	if (trace_remote_gone(filp))
-		return -ENODEV;
-	return trace_remote_read_text(ubuf, cnt, ppos, "%d\n",
-				      READ_ONCE(trace_remote_of(filp)->tracing_on));
+	struct trace_remote *remote = trace_remote_of(filp);
+	bool on;
+
+	scoped_guard(mutex, &remote->lock) {
+		if (remote->gone)
+			return -ENODEV;
+		on = remote->tracing_on;
+	}
+	return trace_remote_read_text(ubuf, cnt, ppos, "%d\n", on);
 }
 
 /* Turn tracing on (loading the buffer) or off (unloading it if unused). */
@@ -1238,12 +1252,12 @@ int trace_remote_set_tracing(struct trace_remote *remote, bool on)
 			trace_remote_try_unload(remote);
 			return ret;
 		}
-		WRITE_ONCE(remote->tracing_on, true);
+		remote->tracing_on = true;
 	} else {
 		ret = remote->cbs->enable_tracing(false, remote->priv);
 		if (ret)
 			return ret;
-		WRITE_ONCE(remote->tracing_on, false);
+		remote->tracing_on = false;
 		trace_remote_try_unload(remote);
 	}
 	return 0;
@@ -1412,7 +1426,7 @@ static int available_events_show(struct seq_file *m, void *v)
 	struct trace_remote *remote = m->private;
 	size_t i;
 
-	if (READ_ONCE(remote->gone))
+	if (trace_remote_is_gone(remote))
 		return -ENODEV;
 	for (i = 0; i < remote->nr_events; i++)
 		seq_printf(m, "%s:%s\n", remote->name, remote->events[i].name);
@@ -1508,11 +1522,15 @@ static struct remote_event *trace_remote_event_of(struct file *filp)
 
 static ssize_t event_enable_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
 {
-	struct remote_event *re = trace_remote_event_of(filp);
+	struct trace_remote *remote = trace_remote_of(filp);
+	bool on;
 
-	if (trace_remote_gone(filp))
-		return -ENODEV;
-	return trace_remote_read_text(ubuf, cnt, ppos, "%d\n", READ_ONCE(re->enabled));
+	scoped_guard(mutex, &remote->lock) {
+		if (remote->gone)
+			return -ENODEV;
+		on = trace_remote_event_of(filp)->enabled;
+	}
+	return trace_remote_read_text(ubuf, cnt, ppos, "%d\n", on);
 }
 
 static ssize_t event_enable_write(struct file *filp, const char __user *ubuf, size_t cnt,
@@ -1646,7 +1664,7 @@ static int event_format_show(struct seq_file *m, struct remote_event *re)
 /* The format of a remote's event: nothing once the remote is gone. */
 static int remote_event_format_show(struct seq_file *m, void *v)
 {
-	if (READ_ONCE(trace_remote_of_inode(file_inode(m->file))->gone))
+	if (trace_remote_is_gone(trace_remote_of_inode(file_inode(m->file))))
 		return -ENODEV;
 	return event_format_show(m, m->private);
 }
@@ -2002,10 +2020,10 @@ void trace_remote_unregister(const char *name)
 	tracefs_remove(remote->dentry);
 
 	scoped_guard(mutex, &remote->lock) {
-		remote->gone = true;
+		WRITE_ONCE(remote->gone, true);
 		if (remote->tracing_on)
 			remote->cbs->enable_tracing(false, remote->priv);
-		WRITE_ONCE(remote->tracing_on, false);
+		remote->tracing_on = false;
 		trace_remote_try_unload(remote);
 	}
 	wake_up_all(&remote->wait);

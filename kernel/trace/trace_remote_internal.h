@@ -49,13 +49,18 @@ struct trace_remote {
 	unsigned long				trace_buffer_size;
 	bool					tracing_on;
 	int					nr_users;	/* holding the buffer */
-	int					nr_readers;	/* consuming */
+	int					nr_readers;	/* consuming, see below */
 
 	wait_queue_head_t			wait;
 	spinlock_t				waiters_lock;	/* waiters, waiters_seq */
 	struct list_head			waiters;	/* trace_remote_wait() */
 	unsigned long				waiters_seq;	/* a waiter left */
 	wait_queue_head_t			waiters_wait;
+	/*
+	 * The poll timer reads nr_readers, poll_busy and poll_entries without
+	 * the lock; they change with WRITE_ONCE(), poll_busy also by readers
+	 * that do not hold the lock (trace_remote_busy()).
+	 */
 	struct work_struct			poll_work;
 	struct hrtimer				poll_timer;	/* queues poll_work */
 	unsigned long				poll_busy;	/* jiffies, data seen */
