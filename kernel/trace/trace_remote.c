@@ -36,12 +36,8 @@
 #define TRACE_REMOTE_DEFAULT_SIZE	(7 << 10)
 
 /*
- * How often the meta pages are looked at while a consuming reader is open
- * and events come: it bounds the time between a write and its visibility
- * in trace_pipe. An hrtimer, not a jiffy: at HZ=250 one tick is 4 ms. After
- * a second without anything to read, the poll slows down to
- * TRACE_REMOTE_IDLE_POLL_MS, so that an idle reader costs a few wakeups a
- * second; the first event after that waits up to that long.
+ * While a consumer is open, the meta pages are polled every poll_ms, or every
+ * TRACE_REMOTE_IDLE_POLL_MS after a second without new events.
  */
 static unsigned int poll_ms = 1;
 
@@ -200,11 +196,7 @@ static void trace_remote_try_unload(struct trace_remote *remote)
 	remote->trace_buffer_desc = NULL;
 }
 
-/*
- * Events the writers ever committed, over all CPUs, as their meta pages say
- * right now: no lock, so that the poll timer can tell whether anything
- * came. The timer only runs while the buffer is loaded.
- */
+/* Events the writers committed, from the meta pages: no lock, for the timer. */
 static unsigned long trace_remote_meta_entries(struct trace_remote *remote)
 {
 	struct trace_buffer_desc *desc = remote->trace_buffer_desc;
@@ -254,11 +246,8 @@ static void trace_remote_poll(struct work_struct *work)
 		if (!remote->nr_readers || !trace_remote_loaded(remote) || remote->gone)
 			return;
 		/*
-		 * New writes, not unread data: events that no open reader
-		 * consumes must not keep the poll busy or wake readers of
-		 * other CPUs for nothing. The writers' own count, which no
-		 * reader moves, read first: what comes while this poll runs
-		 * makes the timer queue the next one.
+		 * Only new writes keep the poll busy and wake readers, not
+		 * unread events: the writers' counts, which readers do not move.
 		 */
 		entries = trace_remote_meta_entries(remote);
 		fresh = entries != remote->poll_entries;
@@ -272,19 +261,12 @@ static void trace_remote_poll(struct work_struct *work)
 		hrtimer_start_range_ns(&remote->poll_timer, ms_to_ktime(ms),
 				       trace_remote_poll_slack(ms), HRTIMER_MODE_REL_SOFT);
 	}
-	/*
-	 * Blocked readers only wake up for something new: one that starts to
-	 * wait checks for data first.
-	 */
+	/* A reader that starts to wait checks for data first. */
 	if (fresh)
 		wake_up_interruptible(&remote->wait);
 }
 
-/*
- * While nothing is written, the timer polls on its own: it looks at the meta
- * pages and rearms, and an idle reader costs no worker, no context switch.
- * Anything new and the work picks it up, under the remote's lock.
- */
+/* The timer polls alone while nothing is written; the work handles news. */
 static enum hrtimer_restart trace_remote_poll_timer(struct hrtimer *timer)
 {
 	struct trace_remote *remote = container_of(timer, struct trace_remote, poll_timer);
@@ -576,16 +558,14 @@ static void trace_remote_del_waiter(struct trace_remote_waiter *w)
 
 	spin_lock(&remote->waiters_lock);
 	list_del(&w->list);
-	remote->waiters_seq++;
+	WRITE_ONCE(remote->waiters_seq, remote->waiters_seq + 1);
 	spin_unlock(&remote->waiters_lock);
 	wake_up_all(&remote->waiters_wait);
 }
 
 /*
- * A text reader killed while it waits lets the buffer go as soon as it
- * wakes up rather than when its files are closed at exit, unless another
- * user of the same open file waits too (it looks at the buffer). A later
- * read of that file takes the buffer again.
+ * A text reader killed while it waits lets the buffer go at once, unless
+ * another user of the same open file waits too; a later read takes it again.
  */
 static bool trace_remote_drop_killed(struct trace_remote_waiter *w)
 {
@@ -641,10 +621,8 @@ static void trace_remote_wait_killed(struct trace_remote *remote)
 }
 
 /*
- * Sleep until there is something to read, the remote goes or a signal
- * comes. When there is data that could not be read (the writer did not
- * hand over a page), sleep one poll interval before trying again. @w was
- * added with reader->lock held, which the caller then dropped.
+ * Sleep until there is something to read, the remote goes or a signal comes;
+ * one poll interval if there is data the writer did not hand over yet.
  */
 static int trace_remote_wait(struct trace_remote_waiter *w, bool ready)
 {
@@ -999,12 +977,8 @@ static ssize_t trace_remote_trace_write(struct file *filp, const char __user *ub
 }
 
 /*
- * splice() from a consuming file: one read into new pages, which go to the
- * pipe, as copy_splice_read() does, but SPLICE_F_NONBLOCK makes it as
- * non-blocking as O_NONBLOCK (as the kernel's own trace_pipe_raw): a
- * recorder splices with it from a blocking file, and must not sleep with
- * the pipe locked while nothing comes. A read returns at
- * most a page of trace_pipe_raw or a trace_seq of text: two pages hold it.
+ * copy_splice_read(), but SPLICE_F_NONBLOCK does not sleep with the pipe
+ * locked. A read returns at most a page of trace_pipe_raw or a trace_seq.
  */
 #define TRACE_REMOTE_SPLICE_PAGES	2
 
@@ -1076,10 +1050,8 @@ static const struct file_operations trace_remote_trace_fops = {
 };
 
 /*
- * trace_pipe_raw: the pages themselves, in the ring buffer page format.
- * Consuming, like trace_pipe; each read() returns at most what is left of
- * the current page, splice() works through read_iter, and lost events are
- * marked in the page as the kernel's own ring buffer marks them.
+ * trace_pipe_raw: the pages themselves, consumed; a read() returns at most
+ * what is left of the current page.
  */
 
 static int trace_remote_raw_open(struct inode *inode, struct file *filp)
@@ -1283,11 +1255,8 @@ static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf, size
 }
 
 /*
- * per_cpu/cpuN/stats: what the writer of that CPU reported, in the layout of
- * the kernel's own stats file, for the lines a remote knows: unread events,
- * events lost to overwriting, commit overruns (none), events read. While
- * unloaded: what the writer had counted when the buffer was released (the
- * end of a recording), until the next load or reset.
+ * The writer's counters, as the kernel's own stats file; once unloaded, those
+ * of the released buffer, until the next load or reset.
  */
 static ssize_t stats_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
 {
@@ -1881,7 +1850,8 @@ static int trace_remote_free_id(const struct remote_event *events, size_t nr)
  * @cbs:	What the remote does; see struct trace_remote_callbacks.
  * @priv:	Passed to the callbacks.
  * @events:	The events the remote can write, with unique ids. The
- *		array belongs to the remote until trace_remote_unregister().
+ *		array belongs to the remote until it is unregistered and the
+ *		last of its files is closed.
  * @nr_events:	Number of @events.
  *
  * Return: 0, -EINVAL for a bad name, callbacks or event list, -EEXIST if
