@@ -797,7 +797,8 @@ static struct trace_remote *trace_remote_of_inode(struct inode *inode)
 /*
  * Take a reference on the remote of a file being opened, and on its module.
  * As trace_array_get(): the inode may outlive its remote, which is only
- * used if still listed.
+ * used if still listed. A removed file has no link left: a remote that was
+ * given the memory of its own since then is not its.
  */
 static struct trace_remote *trace_remote_get(struct inode *inode)
 {
@@ -809,6 +810,8 @@ static struct trace_remote *trace_remote_get(struct inode *inode)
 		return ERR_PTR(ret);
 
 	guard(mutex)(&trace_remotes_lock);
+	if (!READ_ONCE(inode->i_nlink))
+		return ERR_PTR(-ENODEV);
 	list_for_each_entry(remote, &trace_remotes, list) {
 		if (remote != inode->i_private)
 			continue;

@@ -23,6 +23,12 @@
  *
  * decodes ring buffer pages of selftest events (trace_pipe_raw) into the
  * text trace_pipe prints for CPU, lost events included.
+ *
+ *   remote_reader -r CMD FILE
+ *
+ * holds FILE by an O_PATH descriptor, which pins no module, runs CMD with
+ * sh -c, then opens FILE again through that descriptor: prints "opened"
+ * and exits 0, or prints the error and exits 2.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -150,6 +156,30 @@ static int epoll_rest(int fd, int timeout)
 	return 0;
 }
 
+static int reopen(const char *cmd, const char *file)
+{
+	char path[64];
+	int fd, again;
+
+	fd = open(file, O_PATH);
+	if (fd < 0) {
+		perror(file);
+		return 1;
+	}
+	if (system(cmd)) {
+		fprintf(stderr, "%s failed\n", cmd);
+		return 1;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	again = open(path, O_RDONLY);
+	if (again < 0) {
+		printf("%s\n", strerror(errno));
+		return 2;
+	}
+	printf("opened\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static char buf[65536];
@@ -157,10 +187,14 @@ int main(int argc, char **argv)
 	unsigned int splice_flags = 0;
 	ssize_t n;
 
-	while ((opt = getopt(argc, argv, "np:sSd:e:")) != -1) {
+	while ((opt = getopt(argc, argv, "np:sSd:e:r:")) != -1) {
 		switch (opt) {
 		case 'd':
 			return decode(atoi(optarg));
+		case 'r':
+			if (optind != argc - 1)
+				break;
+			return reopen(optarg, argv[optind]);
 		case 'e':
 			epoll_ms = atoi(optarg);
 			break;
@@ -179,7 +213,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr,
-				"usage: %s [-n] [-p MS] [-s|-S] FILE | -e MS FILE | -d CPU\n",
+				"usage: %s [-n] [-p MS] [-s|-S] FILE | -e MS FILE | -d CPU | -r CMD FILE\n",
 				argv[0]);
 			return 1;
 		}
