@@ -141,6 +141,14 @@ run_guest() {
 	else
 		record PASS "$name:kernel-reports"
 	fi
+	# A KCSAN kernel shows that it catches races: its boot selftest passes.
+	if [ "${DEBUG:-0}" = kcsan ]; then
+		if grep -qE 'kcsan: selftest: ([0-9]+)/\1 tests passed' "$log.console.log"; then
+			record PASS "$name:kcsan-selftest"
+		else
+			record FAIL "$name:kcsan-selftest (see $log.console.log)"
+		fi
+	fi
 }
 
 # Guest tests, once per KVM mode.
