@@ -125,6 +125,24 @@ def read_file(path, rev):
         return f.read()
 
 
+def run_on(cmd, *datas):
+    """Run @cmd + [files holding @datas] in a scratch directory."""
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for i, data in enumerate(datas):
+            paths.append(os.path.join(tmp, str(i)))
+            with open(paths[-1], "wb") as f:
+                f.write(data)
+        out = os.path.join(tmp, "out")
+        r = subprocess.run([c.replace("OUT", out) for c in cmd] + paths,
+                           capture_output=True)
+        data = None
+        if os.path.exists(out):
+            with open(out, "rb") as f:
+                data = f.read()
+        return r, data
+
+
 def unapply(newer, diff, what):
     """The version before the change DIFF made to NEWER (bytes)."""
     names = []
@@ -140,22 +158,12 @@ def unapply(newer, diff, what):
                 % (what, " ".join(missing)))
     if b"\n--- " not in b"\n" + diff:
         return newer
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "newer")
-        out = os.path.join(tmp, "older")
-        patch = os.path.join(tmp, "diff")
-        with open(src, "wb") as f:
-            f.write(newer)
-        with open(patch, "wb") as f:
-            f.write(diff)
-        r = subprocess.run(["patch", "-R", "-t", "-F0", "-s", "-r", "-",
-                            "--no-backup-if-mismatch", "-o", out, src, patch],
-                           capture_output=True, text=True)
-        if r.returncode:
-            die("%s does not apply (undone) to the next version:\n%s%s"
-                % (what, r.stdout, r.stderr))
-        with open(out, "rb") as f:
-            return f.read()
+    r, older = run_on(["patch", "-R", "-t", "-F0", "-s", "-r", "-",
+                       "--no-backup-if-mismatch", "-o", "OUT"], newer, diff)
+    if r.returncode:
+        die("%s does not apply (undone) to the next version:\n%s%s"
+            % (what, r.stdout.decode(), r.stderr.decode()))
+    return older
 
 
 def versions(path, stages, rev):
@@ -202,16 +210,8 @@ def cmd_save(indir):
                     line += " " + n
                 if names:
                     head += line.encode() + b"\n"
-            with tempfile.TemporaryDirectory() as tmp:
-                a = os.path.join(tmp, "a")
-                b = os.path.join(tmp, "b")
-                with open(a, "wb") as f:
-                    f.write(older)
-                with open(b, "wb") as f:
-                    f.write(newer)
-                r = subprocess.run(["diff", "-u", "--label", "a/" + path,
-                                    "--label", "b/" + path, a, b],
-                                   capture_output=True)
+            r, _ = run_on(["diff", "-u", "--label", "a/" + path,
+                           "--label", "b/" + path], older, newer)
             if r.returncode > 1:
                 die(r.stderr.decode())
             d = diff_path(stage, path)
