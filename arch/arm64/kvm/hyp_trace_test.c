@@ -1108,11 +1108,11 @@ static u64 fuzz_min_entries(struct trace_buffer_desc *desc)
 static void fuzz_unload_under_writers(struct fuzz *f)
 {
 	int nr_cpus = min_t(int, num_possible_cpus(), FUZZ_POOL / 4);
-	unsigned int cpu, id, round, nr = 0, *bad_ret;
+	unsigned int cpu, id, round, ms, nr = 0, *bad_ret;
 	struct task_struct **writers;
 	u64 entries;
 	u8 *snap;
-	int i, ret;
+	int i, ret = 0;
 
 	f->case_nr = f->cases++;
 	writers = kcalloc(nr_cpu_ids, sizeof(*writers), GFP_KERNEL);
@@ -1132,17 +1132,24 @@ static void fuzz_unload_under_writers(struct fuzz *f)
 		wake_up_process(writers[nr++]);
 	}
 
-	for (round = 0; round < FUZZ_UNLOAD_ROUNDS; round++) {
-		ret = hostile_load(f->area, fuzz_build(f, f->area, nr_cpus, 3));
+	for (round = 0; round < FUZZ_UNLOAD_ROUNDS && !ret; round++) {
+		/* The descriptor is the hypervisor's until unloaded: sleep, then look. */
+		for (ms = 1; ; ms *= 4) {
+			ret = hostile_load(f->area, fuzz_build(f, f->area, nr_cpus, 3));
+			if (ret)
+				break;
+			kvm_call_hyp_nvhe(__tracing_enable, true);
+			usleep_range(ms * 1000, ms * 2000);
+			kvm_call_hyp_nvhe(__tracing_unload);
+			entries = fuzz_min_entries(f->area);
+			/* A busy host may not have run every writer yet: sleep longer. */
+			if (entries >= FUZZ_UNLOAD_MIN_EVENTS || ms >= 256)
+				break;
+		}
 		if (ret) {
 			fuzz_fail(f, "unload: round %u: valid descriptor refused (%d)", round, ret);
 			break;
 		}
-		kvm_call_hyp_nvhe(__tracing_enable, true);
-		usleep_range(1000, 2000);
-		kvm_call_hyp_nvhe(__tracing_unload);
-
-		entries = fuzz_min_entries(f->area);
 		if (entries < FUZZ_UNLOAD_MIN_EVENTS)
 			fuzz_fail(f, "unload: round %u: only %llu events on a CPU", round, entries);
 		for (i = 0; i < FUZZ_POOL; i++)
