@@ -234,10 +234,17 @@ static bool show_at_root;
 module_param(show_at_root, bool, 0444);
 MODULE_PARM_DESC(show_at_root, "Show the remote at /sys/kernel/tracing/test/ too");
 
+/* To test the checks of the event names at registration. */
+static char *event_name;
+module_param(event_name, charp, 0444);
+MODULE_PARM_DESC(event_name, "Name of the selftest event (default: selftest)");
+
 static int __init remote_test_module_init(void)
 {
 	int ret;
 
+	if (event_name)
+		remote_event_selftest.name = event_name;
 	ret = trace_remote_register("test", &remote_test_cbs, NULL, &remote_event_selftest, 1);
 	if (ret || !show_at_root)
 		return ret;

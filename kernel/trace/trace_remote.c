@@ -8,6 +8,7 @@
 #define pr_fmt(fmt) "trace_remote: " fmt
 
 #include <linux/hrtimer.h>
+#include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -37,7 +38,7 @@
 
 /*
  * While a consumer is open, the meta pages are polled every poll_ms, or every
- * TRACE_REMOTE_IDLE_POLL_MS after a second without new events.
+ * 100 ms after a second without new events.
  */
 static unsigned int poll_ms = 1;
 
@@ -53,9 +54,7 @@ static const struct kernel_param_ops poll_ms_ops = {
 module_param_cb(poll_ms, &poll_ms_ops, &poll_ms, 0644);
 MODULE_PARM_DESC(poll_ms, "Interval in ms at which open trace_pipe readers poll remotes (1-1000)");
 
-#define TRACE_REMOTE_IDLE_POLL_MS	100
-
-static unsigned int trace_remote_poll_ms(void)
+unsigned int trace_remote_poll_ms(void)
 {
 	return READ_ONCE(poll_ms);
 }
@@ -74,15 +73,6 @@ static unsigned long trace_remote_buffer_pages(unsigned long size, unsigned int 
 bool trace_remote_loaded(struct trace_remote *remote)
 {
 	return !!remote->trace_buffer;
-}
-
-/*
- * Without the lock, for files whose data outlives the registration and for
- * sleeping readers: unregister sets it under the lock, then wakes them.
- */
-static bool trace_remote_is_gone(struct trace_remote *remote)
-{
-	return READ_ONCE(remote->gone);
 }
 
 static void trace_remote_forget_stats(struct trace_remote *remote, int cpu)
@@ -134,28 +124,12 @@ static int trace_remote_load(struct trace_remote *remote)
 static bool trace_remote_empty(struct trace_remote *remote, int cpu)
 {
 	struct trace_buffer *buffer = remote->trace_buffer;
-	int c;
 
 	if (!buffer)
 		return true;
-
-	if (cpu != RING_BUFFER_ALL_CPUS)
-		return ring_buffer_empty_cpu(buffer, cpu);
-
-	for_each_possible_cpu(c) {
-		if (!ring_buffer_empty_cpu(buffer, c))
-			return false;
-	}
-	return true;
-}
-
-/*
- * Events are coming: keep polling at the full rate. Readers that find
- * events before the poll does say so here.
- */
-static void trace_remote_busy(struct trace_remote *remote)
-{
-	WRITE_ONCE(remote->poll_busy, jiffies);
+	if (cpu == RING_BUFFER_ALL_CPUS)
+		return ring_buffer_empty(buffer);
+	return ring_buffer_empty_cpu(buffer, cpu);
 }
 
 /*
@@ -194,121 +168,6 @@ static void trace_remote_try_unload(struct trace_remote *remote)
 	ring_buffer_free(buffer);
 	remote->cbs->unload_trace_buffer(remote->trace_buffer_desc, remote->priv);
 	remote->trace_buffer_desc = NULL;
-}
-
-/* Events the writers committed, from the meta pages: no lock, for the timer. */
-static unsigned long trace_remote_meta_entries(struct trace_remote *remote)
-{
-	struct trace_buffer_desc *desc = remote->trace_buffer_desc;
-	struct trace_buffer_meta *meta;
-	struct ring_buffer_desc *rbdesc;
-	unsigned long sum = 0;
-	int i;
-
-	for_each_ring_buffer_desc(rbdesc, i, desc) {
-		meta = (struct trace_buffer_meta *)rbdesc->meta_va;
-		sum += READ_ONCE(meta->entries);
-	}
-	return sum;
-}
-
-/*
- * The time to the next poll: poll_ms while events come, and at least
- * TRACE_REMOTE_IDLE_POLL_MS after a second without any.
- */
-static unsigned int trace_remote_poll_interval(struct trace_remote *remote)
-{
-	unsigned int ms = trace_remote_poll_ms();
-	unsigned long busy = READ_ONCE(remote->poll_busy);
-
-	if (!time_after(jiffies, busy + HZ))
-		return ms;
-	/* Idle stays idle, however long (jiffies wrap), unless marked busy. */
-	cmpxchg(&remote->poll_busy, busy, jiffies - HZ - 1);
-	return max(ms, TRACE_REMOTE_IDLE_POLL_MS);
-}
-
-/* A tenth of the interval of slack lets idle timers coalesce. */
-static u64 trace_remote_poll_slack(unsigned int ms)
-{
-	return (u64)ms * NSEC_PER_MSEC / 10;
-}
-
-static void trace_remote_poll(struct work_struct *work)
-{
-	struct trace_remote *remote = container_of(work, struct trace_remote, poll_work);
-	unsigned long entries;
-	unsigned int ms;
-	bool fresh;
-
-	scoped_guard(mutex, &remote->lock) {
-		/* No timer once gone: unregister cancels what was armed before. */
-		if (!remote->nr_readers || !trace_remote_loaded(remote) || remote->gone)
-			return;
-		/*
-		 * Only new writes keep the poll busy and wake readers, not
-		 * unread events: the writers' counts, which readers do not move.
-		 */
-		entries = trace_remote_meta_entries(remote);
-		fresh = entries != remote->poll_entries;
-		WRITE_ONCE(remote->poll_entries, entries);
-		ring_buffer_poll_remote(remote->trace_buffer, RING_BUFFER_ALL_CPUS);
-		if (fresh)
-			trace_remote_busy(remote);
-		ms = trace_remote_poll_interval(remote);
-		/* Not while the timer sets its own expiry: wait for it. */
-		hrtimer_cancel(&remote->poll_timer);
-		hrtimer_start_range_ns(&remote->poll_timer, ms_to_ktime(ms),
-				       trace_remote_poll_slack(ms), HRTIMER_MODE_REL_SOFT);
-	}
-	/* A reader that starts to wait checks for data first. */
-	if (fresh)
-		wake_up_interruptible(&remote->wait);
-}
-
-/* The timer polls alone while nothing is written; the work handles news. */
-static enum hrtimer_restart trace_remote_poll_timer(struct hrtimer *timer)
-{
-	struct trace_remote *remote = container_of(timer, struct trace_remote, poll_timer);
-	unsigned int ms;
-
-	/* The last reader gone, the next one queues the work. */
-	if (!READ_ONCE(remote->nr_readers))
-		return HRTIMER_NORESTART;
-	if (trace_remote_meta_entries(remote) == READ_ONCE(remote->poll_entries)) {
-		ms = trace_remote_poll_interval(remote);
-		hrtimer_set_expires_range_ns(timer, ktime_add_ms(hrtimer_cb_get_time(timer), ms),
-					     trace_remote_poll_slack(ms));
-		return HRTIMER_RESTART;
-	}
-	queue_work(system_wq, &remote->poll_work);
-	return HRTIMER_NORESTART;
-}
-
-/* Stop polling for good: @remote is gone (set under its lock). */
-static void trace_remote_poll_stop(struct trace_remote *remote)
-{
-	/* The timer may queue the work, which no longer arms the timer. */
-	hrtimer_cancel(&remote->poll_timer);
-	cancel_work_sync(&remote->poll_work);
-}
-
-static struct remote_event *trace_remote_find_event(struct trace_remote *remote,
-						    unsigned short id)
-{
-	size_t i;
-
-	/* Ids are usually the index, or the index + 1. */
-	if (id < remote->nr_events && remote->events[id].id == id)
-		return &remote->events[id];
-	if (id && id <= remote->nr_events && remote->events[id - 1].id == id)
-		return &remote->events[id - 1];
-
-	for (i = 0; i < remote->nr_events; i++) {
-		if (remote->events[i].id == id)
-			return &remote->events[i];
-	}
-	return NULL;
 }
 
 /*
@@ -360,9 +219,6 @@ struct trace_remote_raw {
 	size_t				len;	/* valid bytes in @page */
 };
 
-/* Events were lost, but how many is not known (as trace.c prints it). */
-#define TRACE_REMOTE_LOST_UNKNOWN	ULONG_MAX
-
 static bool trace_remote_reader_has_cpu(struct trace_remote_reader *reader, int cpu)
 {
 	return reader->cpu == RING_BUFFER_ALL_CPUS || reader->cpu == cpu;
@@ -409,47 +265,6 @@ static void trace_remote_advance(struct trace_remote_reader *reader, int cpu)
 		ring_buffer_consume(reader->remote->trace_buffer, cpu, NULL, NULL);
 	else
 		ring_buffer_iter_advance(reader->iters[cpu]);
-}
-
-/* The length of a record of @re: up to the end of its last field. */
-static unsigned int trace_remote_event_len(const struct remote_event *re)
-{
-	unsigned int i, len = sizeof(struct remote_event_hdr);
-
-	for (i = 0; i < re->nr_fields; i++)
-		len = max(len, re->fields[i].offset + re->fields[i].size);
-	return len;
-}
-
-void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
-			struct ring_buffer_event *event, int cpu, u64 ts, unsigned long lost)
-{
-	struct remote_event_hdr *hdr = ring_buffer_event_data(event);
-	unsigned int len = ring_buffer_event_length(event);
-	struct remote_event *re = NULL;
-	u64 secs = ts;
-	u32 nsecs;
-
-	if (len >= sizeof(*hdr))
-		re = trace_remote_find_event(remote, hdr->id);
-
-	if (lost == TRACE_REMOTE_LOST_UNKNOWN)
-		trace_seq_printf(s, "CPU:%d [LOST EVENTS]\n", cpu);
-	else if (lost)
-		trace_seq_printf(s, "CPU:%d [LOST %lu EVENTS]\n", cpu, lost);
-
-	nsecs = do_div(secs, NSEC_PER_SEC);
-	trace_seq_printf(s, "[%03d]\t%5llu.%06u: ", cpu, secs, nsecs / 1000);
-	if (re && len < trace_remote_event_len(re)) {
-		/* Damaged (a dump racing with the writer): not past its end. */
-		trace_seq_printf(s, "%s (%u bytes, too short)", re->name, len);
-	} else if (re) {
-		trace_seq_printf(s, "%s ", re->name);
-		re->print(hdr, s);
-	} else {
-		trace_seq_printf(s, "UNKNOWN id=%u", hdr->id);
-	}
-	trace_seq_putc(s, '\n');
 }
 
 /* Fill reader->seq with as many whole lines as fit. */
@@ -535,23 +350,6 @@ struct trace_remote_waiter {
 	struct trace_remote_reader	*reader;
 };
 
-/*
- * Called with reader->lock held: from then on the reader keeps its buffer
- * until the waiter leaves (see trace_remote_drop_killed()).
- */
-static void trace_remote_add_waiter(struct trace_remote_waiter *w,
-				    struct trace_remote_reader *reader)
-{
-	struct trace_remote *remote = reader->remote;
-
-	lockdep_assert_held(&reader->lock);
-	w->task = current;
-	w->reader = reader;
-	spin_lock(&remote->waiters_lock);
-	list_add(&w->list, &remote->waiters);
-	spin_unlock(&remote->waiters_lock);
-}
-
 static void trace_remote_del_waiter(struct trace_remote_waiter *w)
 {
 	struct trace_remote *remote = w->reader->remote;
@@ -621,14 +419,28 @@ static void trace_remote_wait_killed(struct trace_remote *remote)
 }
 
 /*
- * Sleep until there is something to read, the remote goes or a signal comes;
- * one poll interval if there is data the writer did not hand over yet.
+ * Called with reader->lock held, which it drops: sleep until there is something
+ * to read, the remote goes or a signal comes; one poll interval if there is
+ * data the writer did not hand over yet. Returns 0 with the lock held again.
  */
-static int trace_remote_wait(struct trace_remote_waiter *w, bool ready)
+static int trace_remote_wait(struct trace_remote_reader *reader, struct kiocb *iocb)
 {
-	struct trace_remote_reader *reader = w->reader;
 	struct trace_remote *remote = reader->remote;
+	struct trace_remote_waiter w = { .task = current, .reader = reader };
+	bool ready;
 	int ret;
+
+	lockdep_assert_held(&reader->lock);
+	if ((iocb->ki_filp->f_flags & O_NONBLOCK) || (iocb->ki_flags & IOCB_NOWAIT)) {
+		mutex_unlock(&reader->lock);
+		return -EAGAIN;
+	}
+	ready = trace_remote_reader_ready(reader);
+	/* The reader keeps its buffer until the waiter leaves: see drop_killed. */
+	spin_lock(&remote->waiters_lock);
+	list_add(&w.list, &remote->waiters);
+	spin_unlock(&remote->waiters_lock);
+	mutex_unlock(&reader->lock);
 
 	if (ready) {
 		unsigned int ms = trace_remote_poll_ms();
@@ -642,10 +454,12 @@ static int trace_remote_wait(struct trace_remote_waiter *w, bool ready)
 		ret = wait_event_interruptible(remote->wait, trace_remote_is_gone(remote) ||
 					       trace_remote_reader_ready(reader));
 	}
-	if (trace_remote_drop_killed(w))
+	if (trace_remote_drop_killed(&w))
 		ret = -ERESTARTSYS;
-	trace_remote_del_waiter(w);
-	return ret;
+	trace_remote_del_waiter(&w);
+	if (ret)
+		return ret;
+	return mutex_lock_interruptible(&reader->lock) ? -ERESTARTSYS : 0;
 }
 
 /* A consuming reader whose buffer a killed user let go takes it again. */
@@ -669,10 +483,8 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	struct file *filp = iocb->ki_filp;
 	struct trace_remote_reader *reader = filp->private_data;
 	struct trace_remote *remote = reader->remote;
-	struct trace_remote_waiter w;
 	size_t avail, copied;
 	ssize_t ret;
-	bool ready;
 
 	if (!iov_iter_count(to))
 		return 0;
@@ -711,17 +523,9 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		/* Nothing to read. */
 		if (!reader->consuming)
 			goto unlock;
-		ret = -EAGAIN;
-		if ((filp->f_flags & O_NONBLOCK) || (iocb->ki_flags & IOCB_NOWAIT))
-			goto unlock;
-		ready = trace_remote_reader_ready(reader);
-		trace_remote_add_waiter(&w, reader);
-		mutex_unlock(&reader->lock);
-		ret = trace_remote_wait(&w, ready);
+		ret = trace_remote_wait(reader, iocb);
 		if (ret)
 			return ret;
-		if (mutex_lock_interruptible(&reader->lock))
-			return -ERESTARTSYS;
 	}
 
 	copied = copy_to_iter(reader->seq.buffer + reader->pos, avail, to);
@@ -789,18 +593,13 @@ static int trace_remote_reset(struct trace_remote *remote, int cpu)
 	return ret;
 }
 
-static struct trace_remote *trace_remote_of_inode(struct inode *inode)
-{
-	return inode->i_private;
-}
-
 /*
  * Take a reference on the remote of a file being opened, and on its module.
  * As trace_array_get(): the inode may outlive its remote, which is only
  * used if still listed. A removed file has no link left: a remote that was
  * given the memory of its own since then is not its.
  */
-static struct trace_remote *trace_remote_get(struct inode *inode)
+struct trace_remote *trace_remote_get(struct inode *inode)
 {
 	struct trace_remote *remote;
 	int ret;
@@ -835,16 +634,16 @@ void trace_remote_put(struct trace_remote *remote)
 }
 
 /* open and release of the files that are not readers. */
-static int trace_remote_file_open(struct inode *inode, struct file *filp)
+int trace_remote_file_open(struct inode *inode, struct file *filp)
 {
 	struct trace_remote *remote = trace_remote_get(inode);
 
 	return PTR_ERR_OR_ZERO(remote);
 }
 
-static int trace_remote_file_release(struct inode *inode, struct file *filp)
+int trace_remote_file_release(struct inode *inode, struct file *filp)
 {
-	trace_remote_put(trace_remote_of_inode(inode));
+	trace_remote_put(inode->i_private);
 	return 0;
 }
 
@@ -926,7 +725,7 @@ static int trace_remote_release(struct inode *inode, struct file *filp)
 	if (filp->private_data)
 		trace_remote_put_reader(filp->private_data);
 	else
-		trace_remote_put(trace_remote_of_inode(inode));
+		trace_remote_put(inode->i_private);
 	return 0;
 }
 
@@ -943,7 +742,7 @@ static int trace_remote_pipe_open(struct inode *inode, struct file *filp)
  */
 static int trace_remote_trace_open(struct inode *inode, struct file *filp)
 {
-	struct trace_remote *remote = trace_remote_of_inode(inode);
+	struct trace_remote *remote = inode->i_private;
 	int ret;
 
 	if (filp->f_mode & FMODE_READ) {
@@ -971,7 +770,7 @@ static int trace_remote_trace_open(struct inode *inode, struct file *filp)
 static ssize_t trace_remote_trace_write(struct file *filp, const char __user *ubuf,
 					size_t cnt, loff_t *ppos)
 {
-	struct trace_remote *remote = trace_remote_of_inode(file_inode(filp));
+	struct trace_remote *remote = trace_remote_of(filp);
 	int ret;
 
 	guard(mutex)(&remote->lock);
@@ -1100,10 +899,8 @@ static ssize_t trace_remote_raw_read_iter(struct kiocb *iocb, struct iov_iter *t
 	struct trace_remote *remote = reader->remote;
 	size_t page_size = ring_buffer_read_page_size(raw->page);
 	void *data = ring_buffer_read_page_data(raw->page);
-	struct trace_remote_waiter w;
 	size_t copied;
 	ssize_t ret;
-	bool ready;
 
 	if (!iov_iter_count(to))
 		return 0;
@@ -1126,17 +923,9 @@ static ssize_t trace_remote_raw_read_iter(struct kiocb *iocb, struct iov_iter *t
 			raw->len = page_size;
 			break;
 		}
-		ret = -EAGAIN;
-		if ((filp->f_flags & O_NONBLOCK) || (iocb->ki_flags & IOCB_NOWAIT))
-			goto unlock;
-		ready = trace_remote_reader_ready(reader);
-		trace_remote_add_waiter(&w, reader);
-		mutex_unlock(&reader->lock);
-		ret = trace_remote_wait(&w, ready);
+		ret = trace_remote_wait(reader, iocb);
 		if (ret)
 			return ret;
-		if (mutex_lock_interruptible(&reader->lock))
-			return -ERESTARTSYS;
 	}
 
 	copied = copy_to_iter(data + raw->pos, raw->len - raw->pos, to);
@@ -1157,7 +946,6 @@ static const struct file_operations trace_remote_raw_fops = {
 
 /* Small text files */
 
-static __printf(4, 5)
 ssize_t trace_remote_read_text(char __user *ubuf, size_t cnt, loff_t *ppos, const char *fmt, ...)
 {
 	char buf[128];
@@ -1168,32 +956,6 @@ ssize_t trace_remote_read_text(char __user *ubuf, size_t cnt, loff_t *ppos, cons
 	len = vscnprintf(buf, sizeof(buf), fmt, args);
 	va_end(args);
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
-}
-
-/* "0" or "1", nothing else. */
-static int trace_remote_parse_bool(const char __user *ubuf, size_t cnt, bool *val)
-{
-	unsigned long v;
-	int ret;
-
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &v);
-	if (ret)
-		return ret;
-	if (v > 1)
-		return -EINVAL;
-	*val = v;
-	return 0;
-}
-
-/* The remote of an open file: its reference keeps it. */
-static struct trace_remote *trace_remote_of(struct file *filp)
-{
-	return trace_remote_of_inode(file_inode(filp));
-}
-
-static bool trace_remote_gone(struct file *filp)
-{
-	return trace_remote_is_gone(trace_remote_of(filp));
 }
 
 static ssize_t tracing_on_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
@@ -1369,7 +1131,7 @@ static const struct file_operations buffer_size_kb_fops = {
 
 static ssize_t trace_clock_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
 {
-	if (trace_remote_gone(filp))
+	if (trace_remote_is_gone(trace_remote_of(filp)))
 		return -ENODEV;
 	return trace_remote_read_text(ubuf, cnt, ppos, "[boot]\n");
 }
@@ -1380,7 +1142,7 @@ static ssize_t trace_clock_write(struct file *filp, const char __user *ubuf, siz
 {
 	char buf[8];
 
-	if (trace_remote_gone(filp))
+	if (trace_remote_is_gone(trace_remote_of(filp)))
 		return -ENODEV;
 	if (cnt >= sizeof(buf))
 		return -EINVAL;
@@ -1393,46 +1155,6 @@ static ssize_t trace_clock_write(struct file *filp, const char __user *ubuf, siz
 	return cnt;
 }
 
-static int available_events_show(struct seq_file *m, void *v)
-{
-	struct trace_remote *remote = m->private;
-	size_t i;
-
-	if (trace_remote_is_gone(remote))
-		return -ENODEV;
-	for (i = 0; i < remote->nr_events; i++)
-		seq_printf(m, "%s:%s\n", remote->name, remote->events[i].name);
-	return 0;
-}
-
-static int available_events_open(struct inode *inode, struct file *filp)
-{
-	struct trace_remote *remote = trace_remote_get(inode);
-	int ret;
-
-	if (IS_ERR(remote))
-		return PTR_ERR(remote);
-	ret = single_open(filp, available_events_show, remote);
-	if (ret)
-		trace_remote_put(remote);
-	return ret;
-}
-
-/* For the seq_file files: single_release(), then drop the reference. */
-static int trace_remote_single_release(struct inode *inode, struct file *filp)
-{
-	single_release(inode, filp);
-	trace_remote_put(trace_remote_of_inode(inode));
-	return 0;
-}
-
-static const struct file_operations available_events_fops = {
-	.open		= available_events_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= trace_remote_single_release,
-};
-
 static const struct file_operations trace_clock_fops = {
 	.open		= trace_remote_file_open,
 	.read		= trace_clock_read,
@@ -1440,329 +1162,6 @@ static const struct file_operations trace_clock_fops = {
 	.llseek		= default_llseek,
 	.release	= trace_remote_file_release,
 };
-
-/* events/ */
-
-int trace_remote_enable_event(struct trace_remote *remote, struct remote_event *re,
-			      bool enable)
-{
-	int ret;
-
-	lockdep_assert_held(&remote->lock);
-	if (re->enabled == enable)
-		return 0;
-	ret = remote->cbs->enable_event(re->id, enable, remote->priv);
-	if (!ret)
-		re->enabled = enable;
-	return ret;
-}
-
-/* An event's files are in a directory named after it. */
-static struct remote_event *trace_remote_event_at(struct trace_remote *remote,
-						  struct dentry *dir)
-{
-	const char *name = dir->d_name.name;
-	size_t i;
-
-	if (!strcmp(dir->d_parent->d_name.name, "ftrace") && strcmp(remote->name, "ftrace"))
-		return &remote->ftrace_event;
-	for (i = 0; i < remote->nr_events; i++) {
-		if (!strcmp(remote->events[i].name, name))
-			return &remote->events[i];
-	}
-	return NULL;
-}
-
-static int event_file_open(struct inode *inode, struct file *filp)
-{
-	struct trace_remote *remote = trace_remote_get(inode);
-
-	if (IS_ERR(remote))
-		return PTR_ERR(remote);
-	filp->private_data = trace_remote_event_at(remote, filp->f_path.dentry->d_parent);
-	if (!filp->private_data) {
-		trace_remote_put(remote);
-		return -ENODEV;
-	}
-	return 0;
-}
-
-static struct remote_event *trace_remote_event_of(struct file *filp)
-{
-	return filp->private_data;
-}
-
-static ssize_t event_enable_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
-{
-	struct trace_remote *remote = trace_remote_of(filp);
-	bool on;
-
-	scoped_guard(mutex, &remote->lock) {
-		if (remote->gone)
-			return -ENODEV;
-		on = trace_remote_event_of(filp)->enabled;
-	}
-	return trace_remote_read_text(ubuf, cnt, ppos, "%d\n", on);
-}
-
-static ssize_t event_enable_write(struct file *filp, const char __user *ubuf, size_t cnt,
-				  loff_t *ppos)
-{
-	struct trace_remote *remote = trace_remote_of(filp);
-	bool val;
-	int ret;
-
-	ret = trace_remote_parse_bool(ubuf, cnt, &val);
-	if (ret)
-		return ret;
-
-	guard(mutex)(&remote->lock);
-	if (remote->gone)
-		return -ENODEV;
-	ret = trace_remote_enable_event(remote, trace_remote_event_of(filp), val);
-	return ret ?: cnt;
-}
-
-static const struct file_operations event_enable_fops = {
-	.open		= event_file_open,
-	.read		= event_enable_read,
-	.write		= event_enable_write,
-	.llseek		= default_llseek,
-	.release	= trace_remote_file_release,
-};
-
-static ssize_t events_enable_read(struct file *filp, char __user *ubuf, size_t cnt,
-				  loff_t *ppos)
-{
-	struct trace_remote *remote = trace_remote_of(filp);
-	bool on = false, off = false;
-	size_t i;
-
-	scoped_guard(mutex, &remote->lock) {
-		if (remote->gone)
-			return -ENODEV;
-		for (i = 0; i < remote->nr_events; i++) {
-			if (remote->events[i].enabled)
-				on = true;
-			else
-				off = true;
-		}
-	}
-	return trace_remote_read_text(ubuf, cnt, ppos, "%s\n", on && off ? "X" : on ? "1" : "0");
-}
-
-static ssize_t events_enable_write(struct file *filp, const char __user *ubuf, size_t cnt,
-				   loff_t *ppos)
-{
-	struct trace_remote *remote = trace_remote_of(filp);
-	bool val;
-	size_t i;
-	int ret;
-
-	ret = trace_remote_parse_bool(ubuf, cnt, &val);
-	if (ret)
-		return ret;
-
-	guard(mutex)(&remote->lock);
-	if (remote->gone)
-		return -ENODEV;
-	for (i = 0; i < remote->nr_events; i++) {
-		ret = trace_remote_enable_event(remote, &remote->events[i], val);
-		if (ret)
-			return ret;
-	}
-	return cnt;
-}
-
-static const struct file_operations events_enable_fops = {
-	.open		= trace_remote_file_open,
-	.read		= events_enable_read,
-	.write		= events_enable_write,
-	.llseek		= default_llseek,
-	.release	= trace_remote_file_release,
-};
-
-static ssize_t event_id_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
-{
-	if (trace_remote_gone(filp))
-		return -ENODEV;
-	return trace_remote_read_text(ubuf, cnt, ppos, "%u\n", trace_remote_event_of(filp)->id);
-}
-
-static const struct file_operations event_id_fops = {
-	.open		= event_file_open,
-	.read		= event_id_read,
-	.llseek		= default_llseek,
-	.release	= trace_remote_file_release,
-};
-
-/* The common fields, as the kernel's own events have them. */
-static const struct remote_event_field remote_common_fields[] = {
-	{ .type = "unsigned short", .name = "common_type",
-	  .offset = offsetof(struct remote_event_hdr, id),
-	  .size = sizeof_field(struct remote_event_hdr, id) },
-	{ .type = "unsigned char", .name = "common_flags",
-	  .offset = offsetof(struct remote_event_hdr, flags),
-	  .size = sizeof_field(struct remote_event_hdr, flags) },
-	{ .type = "unsigned char", .name = "common_preempt_count",
-	  .offset = offsetof(struct remote_event_hdr, preempt_count),
-	  .size = sizeof_field(struct remote_event_hdr, preempt_count) },
-	{ .type = "int", .name = "common_pid",
-	  .offset = offsetof(struct remote_event_hdr, pid),
-	  .size = sizeof_field(struct remote_event_hdr, pid), .is_signed = true },
-};
-
-static void event_format_fields(struct seq_file *m, const struct remote_event_field *fields,
-				unsigned int nr)
-{
-	unsigned int i;
-
-	for (i = 0; i < nr; i++)
-		seq_printf(m, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
-			   fields[i].type, fields[i].name, fields[i].offset, fields[i].size,
-			   fields[i].is_signed);
-}
-
-static int event_format_show(struct seq_file *m, struct remote_event *re)
-{
-	seq_printf(m, "name: %s\nID: %u\nformat:\n", re->name, re->id);
-	event_format_fields(m, remote_common_fields, ARRAY_SIZE(remote_common_fields));
-	seq_putc(m, '\n');
-	event_format_fields(m, re->fields, re->nr_fields);
-	seq_printf(m, "\nprint fmt: %s\n", re->print_fmt);
-	return 0;
-}
-
-/* The format of a remote's event: nothing once the remote is gone. */
-static int remote_event_format_show(struct seq_file *m, void *v)
-{
-	if (trace_remote_is_gone(trace_remote_of_inode(file_inode(m->file))))
-		return -ENODEV;
-	return event_format_show(m, m->private);
-}
-
-static int event_format_open(struct inode *inode, struct file *filp)
-{
-	struct trace_remote *remote = trace_remote_get(inode);
-	struct remote_event *re;
-	int ret;
-
-	if (IS_ERR(remote))
-		return PTR_ERR(remote);
-	re = trace_remote_event_at(remote, filp->f_path.dentry->d_parent);
-	ret = re ? single_open(filp, remote_event_format_show, re) : -ENODEV;
-	if (ret)
-		trace_remote_put(remote);
-	return ret;
-}
-
-static const struct file_operations event_format_fops = {
-	.open		= event_format_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= trace_remote_single_release,
-};
-
-/*
- * Remotes do not filter: "filter" exists because tools look for it when
- * they expand event names. It reads "none" and only accepts being cleared.
- */
-static ssize_t event_filter_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
-{
-	return trace_remote_read_text(ubuf, cnt, ppos, "none\n");
-}
-
-static ssize_t event_filter_write(struct file *filp, const char __user *ubuf, size_t cnt,
-				  loff_t *ppos)
-{
-	char buf[8];
-
-	if (cnt >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, cnt))
-		return -EFAULT;
-	buf[cnt] = '\0';
-	strim(buf);
-	if (buf[0] && strcmp(buf, "0") && strcmp(buf, "none"))
-		return -EINVAL;
-	return cnt;
-}
-
-static const struct file_operations event_filter_fops = {
-	.open		= trace_remote_file_open,
-	.read		= event_filter_read,
-	.write		= event_filter_write,
-	.llseek		= default_llseek,
-	.release	= trace_remote_file_release,
-};
-
-static ssize_t header_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
-{
-	bool page = (uintptr_t)file_inode(filp)->i_private;
-	struct trace_seq *s;
-	ssize_t ret;
-
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
-	trace_seq_init(s);
-	if (page)
-		ring_buffer_print_page_header(NULL, s);
-	else
-		ring_buffer_print_entry_header(s);
-	ret = simple_read_from_buffer(ubuf, cnt, ppos, s->buffer, trace_seq_used(s));
-	kfree(s);
-	return ret;
-}
-
-static const struct file_operations header_fops = {
-	.read	= header_read,
-	.llseek	= default_llseek,
-};
-
-static int trace_remote_create_events(struct trace_remote *remote, struct dentry *top)
-{
-	struct dentry *events, *sys, *d;
-	size_t i;
-
-	events = tracefs_create_dir("events", top);
-	if (!events)
-		return -ENOMEM;
-	if (!trace_create_file("enable", TRACE_MODE_WRITE, events, remote, &events_enable_fops) ||
-	    !trace_create_file("header_page", TRACE_MODE_READ, events, (void *)1UL, &header_fops) ||
-	    !trace_create_file("header_event", TRACE_MODE_READ, events, NULL, &header_fops))
-		return -ENOMEM;
-	if (strcmp(remote->name, "ftrace")) {
-		d = tracefs_create_dir("ftrace", events);
-		if (!d)
-			return -ENOMEM;
-		d = tracefs_create_dir(remote->ftrace_event.name, d);
-		if (!d)
-			return -ENOMEM;
-		if (!trace_create_file("id", TRACE_MODE_READ, d, remote, &event_id_fops) ||
-		    !trace_create_file("format", TRACE_MODE_READ, d, remote, &event_format_fops))
-			return -ENOMEM;
-	}
-
-	sys = tracefs_create_dir(remote->name, events);
-	if (!sys)
-		return -ENOMEM;
-	/* The remote is the only system: its switches are the top-level ones. */
-	if (!trace_create_file("enable", TRACE_MODE_WRITE, sys, remote, &events_enable_fops) ||
-	    !trace_create_file("filter", TRACE_MODE_WRITE, sys, remote, &event_filter_fops))
-		return -ENOMEM;
-	for (i = 0; i < remote->nr_events; i++) {
-		d = tracefs_create_dir(remote->events[i].name, sys);
-		if (!d)
-			return -ENOMEM;
-		if (!trace_create_file("enable", TRACE_MODE_WRITE, d, remote, &event_enable_fops) ||
-		    !trace_create_file("id", TRACE_MODE_READ, d, remote, &event_id_fops) ||
-		    !trace_create_file("format", TRACE_MODE_READ, d, remote, &event_format_fops) ||
-		    !trace_create_file("filter", TRACE_MODE_WRITE, d, remote, &event_filter_fops))
-			return -ENOMEM;
-	}
-	return 0;
-}
 
 /* The files of @remote in @top: remotes/<name>/, or its view at the root. */
 int trace_remote_create_files(struct trace_remote *remote, struct dentry *top)
@@ -1775,8 +1174,6 @@ int trace_remote_create_files(struct trace_remote *remote, struct dentry *top)
 	    !trace_create_file("buffer_size_kb", TRACE_MODE_WRITE, top, remote,
 			       &buffer_size_kb_fops) ||
 	    !trace_create_file("trace_clock", TRACE_MODE_WRITE, top, remote, &trace_clock_fops) ||
-	    !trace_create_file("available_events", TRACE_MODE_READ, top, remote,
-			       &available_events_fops) ||
 	    !trace_create_file("trace", TRACE_MODE_WRITE, top, remote, &trace_remote_trace_fops) ||
 	    !trace_create_file("trace_pipe", TRACE_MODE_READ, top, remote, &trace_remote_pipe_fops))
 		return -ENOMEM;
@@ -1829,20 +1226,18 @@ static void trace_remote_free(struct trace_remote *remote)
 	kfree(remote);
 }
 
-/* The smallest id no event uses: there is one, as there are fewer than 2^16. */
-static int trace_remote_free_id(const struct remote_event *events, size_t nr)
+/* A name that can be a directory, and a word of available_events. */
+bool trace_remote_valid_name(const char *name)
 {
-	unsigned long *used = bitmap_zalloc(USHRT_MAX + 1, GFP_KERNEL);
 	size_t i;
-	int id;
 
-	if (!used)
-		return -ENOMEM;
-	for (i = 0; i < nr; i++)
-		__set_bit(events[i].id, used);
-	id = find_first_zero_bit(used, USHRT_MAX + 1);
-	bitmap_free(used);
-	return id;
+	if (!name || !*name || !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (i = 0; name[i]; i++) {
+		if (i == NAME_MAX || !isgraph(name[i]) || name[i] == '/' || name[i] == ':')
+			return false;
+	}
+	return true;
 }
 
 /**
@@ -1866,29 +1261,15 @@ int __trace_remote_register(struct module *owner, const char *name,
 			    struct remote_event *events, size_t nr_events)
 {
 	struct trace_remote *remote;
-	int cpu, ftrace_id, ret;
-	size_t i, j;
+	int cpu, ret;
 
-	if (!name || !*name || strchr(name, '/') || !strcmp(name, ".") ||
-	    !strcmp(name, "..") || !cbs || !cbs->load_trace_buffer ||
+	if (!trace_remote_valid_name(name) || !cbs || !cbs->load_trace_buffer ||
 	    !cbs->unload_trace_buffer || !cbs->enable_tracing || !cbs->swap_reader_page ||
 	    !cbs->reset || !cbs->enable_event)
 		return -EINVAL;
-	if (nr_events > USHRT_MAX)
-		return -EINVAL;
-	for (i = 0; i < nr_events; i++) {
-		if (!events[i].name || !events[i].print ||
-		    !events[i].get_fields)
-			return -EINVAL;
-		for (j = 0; j < i; j++) {
-			if (events[j].id == events[i].id || !strcmp(events[j].name, events[i].name))
-				return -EINVAL;
-		}
-	}
-
-	ftrace_id = trace_remote_free_id(events, nr_events);
-	if (ftrace_id < 0)
-		return ftrace_id;
+	ret = trace_remote_check_events(name, events, nr_events);
+	if (ret)
+		return ret;
 
 	remote = kzalloc(struct_size(remote, name, strlen(name) + 1), GFP_KERNEL);
 	if (!remote)
@@ -1900,9 +1281,6 @@ int __trace_remote_register(struct module *owner, const char *name,
 	}
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		mutex_init(&remote->cpus[cpu].access);
-	remote->ftrace_event.name = "remote";
-	remote->ftrace_event.print_fmt = "\"\"";
-	remote->ftrace_event.id = ftrace_id;
 	strscpy(remote->name, name, strlen(name) + 1);
 	remote->cbs = cbs;
 	remote->priv = priv;
@@ -1920,18 +1298,12 @@ int __trace_remote_register(struct module *owner, const char *name,
 	spin_lock_init(&remote->waiters_lock);
 	INIT_LIST_HEAD(&remote->waiters);
 	init_waitqueue_head(&remote->waiters_wait);
-	INIT_WORK(&remote->poll_work, trace_remote_poll);
-	hrtimer_init(&remote->poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	remote->poll_timer.function = trace_remote_poll_timer;
+	trace_remote_poll_init(remote);
 
 	mutex_lock(&trace_remotes_lock);
 	if (trace_remote_find(name)) {
 		ret = -EEXIST;
 		goto fail;
-	}
-	for (i = 0; i < nr_events; i++) {
-		events[i].fields = events[i].get_fields(&events[i].nr_fields);
-		events[i].enabled = false;
 	}
 	if (!remotes_dir) {
 		remotes_dir = tracefs_create_dir("remotes", NULL);
@@ -1946,6 +1318,8 @@ int __trace_remote_register(struct module *owner, const char *name,
 		goto fail;
 	}
 	ret = trace_remote_create_files(remote, remote->dentry);
+	if (!ret)
+		ret = trace_remote_init_events(remote);
 	if (ret) {
 		tracefs_remove(remote->dentry);
 		goto fail;

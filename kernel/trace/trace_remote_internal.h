@@ -5,7 +5,9 @@
 #ifndef _TRACE_REMOTE_INTERNAL_H
 #define _TRACE_REMOTE_INTERNAL_H
 
+#include <linux/compiler.h>
 #include <linux/cpumask.h>
+#include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -79,18 +81,51 @@ struct trace_remote {
 extern struct mutex trace_remotes_lock;
 extern struct list_head trace_remotes;
 
+/* Without the lock: unregister sets it under the lock, then wakes sleepers. */
+static inline bool trace_remote_is_gone(struct trace_remote *remote)
+{
+	return READ_ONCE(remote->gone);
+}
+
+/* The remote of an open file: the file's reference keeps it. */
+static inline struct trace_remote *trace_remote_of(const struct file *filp)
+{
+	return file_inode(filp)->i_private;
+}
+
+bool trace_remote_valid_name(const char *name);
 struct trace_remote *trace_remote_find(const char *name);
+struct trace_remote *trace_remote_get(struct inode *inode);
 void trace_remote_put(struct trace_remote *remote);
+int trace_remote_file_open(struct inode *inode, struct file *filp);
+int trace_remote_file_release(struct inode *inode, struct file *filp);
+__printf(4, 5)
+ssize_t trace_remote_read_text(char __user *ubuf, size_t cnt, loff_t *ppos, const char *fmt, ...);
 bool trace_remote_loaded(struct trace_remote *remote);
 int trace_remote_check_size(unsigned long kb);
-int trace_remote_enable_event(struct trace_remote *remote, struct remote_event *re,
-			      bool enable);
 int trace_remote_set_tracing(struct trace_remote *remote, bool on);
 int trace_remote_create_files(struct trace_remote *remote, struct dentry *top);
 void trace_remote_access_lock(struct trace_remote *remote, int cpu);
 void trace_remote_access_unlock(struct trace_remote *remote, int cpu);
+
+/* trace_remote_poll.c */
+void trace_remote_poll_init(struct trace_remote *remote);
+void trace_remote_poll_stop(struct trace_remote *remote);
+void trace_remote_busy(struct trace_remote *remote);
+unsigned int trace_remote_poll_ms(void);
+
+/* trace_remote_events.c */
+/* Events were lost, but how many is not known (as trace.c prints it). */
+#define TRACE_REMOTE_LOST_UNKNOWN	ULONG_MAX
+
 void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
 			struct ring_buffer_event *event, int cpu, u64 ts, unsigned long lost);
+int trace_remote_check_events(const char *system, const struct remote_event *events,
+			      size_t nr);
+int trace_remote_init_events(struct trace_remote *remote);
+int trace_remote_enable_event(struct trace_remote *remote, struct remote_event *re,
+			      bool enable);
+int trace_remote_create_events(struct trace_remote *remote, struct dentry *top);
 
 /* trace_remote_boot.c */
 void trace_remote_boot_start(struct trace_remote *remote);

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * When a trace remote's meta pages are looked at: while a consumer is open,
+ * often while events come, seldom when idle.
+ */
+
+#include <linux/hrtimer.h>
+#include <linux/jiffies.h>
+#include <linux/ring_buffer.h>
+#include <linux/workqueue.h>
+
+#include "trace_remote_internal.h"
+
+/* After a second without new events, polls are at least this far apart. */
+#define TRACE_REMOTE_IDLE_POLL_MS	100
+
+/*
+ * Events are coming: keep polling at the full rate. Readers that find
+ * events before the poll does say so here.
+ */
+void trace_remote_busy(struct trace_remote *remote)
+{
+	WRITE_ONCE(remote->poll_busy, jiffies);
+}
+
+/* Events the writers committed, from the meta pages: no lock, for the timer. */
+static unsigned long trace_remote_meta_entries(struct trace_remote *remote)
+{
+	struct trace_buffer_desc *desc = remote->trace_buffer_desc;
+	struct trace_buffer_meta *meta;
+	struct ring_buffer_desc *rbdesc;
+	unsigned long sum = 0;
+	int i;
+
+	for_each_ring_buffer_desc(rbdesc, i, desc) {
+		meta = (struct trace_buffer_meta *)rbdesc->meta_va;
+		sum += READ_ONCE(meta->entries);
+	}
+	return sum;
+}
+
+/*
+ * The time to the next poll: poll_ms while events come, and at least
+ * TRACE_REMOTE_IDLE_POLL_MS after a second without any.
+ */
+static unsigned int trace_remote_poll_interval(struct trace_remote *remote)
+{
+	unsigned int ms = trace_remote_poll_ms();
+	unsigned long busy = READ_ONCE(remote->poll_busy);
+
+	if (!time_after(jiffies, busy + HZ))
+		return ms;
+	/* Idle stays idle, however long (jiffies wrap), unless marked busy. */
+	cmpxchg(&remote->poll_busy, busy, jiffies - HZ - 1);
+	return max(ms, TRACE_REMOTE_IDLE_POLL_MS);
+}
+
+/* A tenth of the interval of slack lets idle timers coalesce. */
+static u64 trace_remote_poll_slack(unsigned int ms)
+{
+	return (u64)ms * NSEC_PER_MSEC / 10;
+}
+
+static void trace_remote_poll(struct work_struct *work)
+{
+	struct trace_remote *remote = container_of(work, struct trace_remote, poll_work);
+	unsigned long entries;
+	unsigned int ms;
+	bool fresh;
+
+	scoped_guard(mutex, &remote->lock) {
+		/* No timer once gone: unregister cancels what was armed before. */
+		if (!remote->nr_readers || !trace_remote_loaded(remote) || remote->gone)
+			return;
+		/*
+		 * Only new writes keep the poll busy and wake readers, not
+		 * unread events: the writers' counts, which readers do not move.
+		 */
+		entries = trace_remote_meta_entries(remote);
+		fresh = entries != remote->poll_entries;
+		WRITE_ONCE(remote->poll_entries, entries);
+		ring_buffer_poll_remote(remote->trace_buffer, RING_BUFFER_ALL_CPUS);
+		if (fresh)
+			trace_remote_busy(remote);
+		ms = trace_remote_poll_interval(remote);
+		/* Not while the timer sets its own expiry: wait for it. */
+		hrtimer_cancel(&remote->poll_timer);
+		hrtimer_start_range_ns(&remote->poll_timer, ms_to_ktime(ms),
+				       trace_remote_poll_slack(ms), HRTIMER_MODE_REL_SOFT);
+	}
+	/* A reader that starts to wait checks for data first. */
+	if (fresh)
+		wake_up_interruptible(&remote->wait);
+}
+
+/* The timer polls alone while nothing is written; the work handles news. */
+static enum hrtimer_restart trace_remote_poll_timer(struct hrtimer *timer)
+{
+	struct trace_remote *remote = container_of(timer, struct trace_remote, poll_timer);
+	unsigned int ms;
+
+	/* The last reader gone, the next one queues the work. */
+	if (!READ_ONCE(remote->nr_readers))
+		return HRTIMER_NORESTART;
+	if (trace_remote_meta_entries(remote) == READ_ONCE(remote->poll_entries)) {
+		ms = trace_remote_poll_interval(remote);
+		hrtimer_set_expires_range_ns(timer, ktime_add_ms(hrtimer_cb_get_time(timer), ms),
+					     trace_remote_poll_slack(ms));
+		return HRTIMER_RESTART;
+	}
+	queue_work(system_wq, &remote->poll_work);
+	return HRTIMER_NORESTART;
+}
+
+/* Stop polling for good: @remote is gone (set under its lock). */
+void trace_remote_poll_stop(struct trace_remote *remote)
+{
+	/* The timer may queue the work, which no longer arms the timer. */
+	hrtimer_cancel(&remote->poll_timer);
+	cancel_work_sync(&remote->poll_work);
+}
+
+void trace_remote_poll_init(struct trace_remote *remote)
+{
+	INIT_WORK(&remote->poll_work, trace_remote_poll);
+	hrtimer_init(&remote->poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	remote->poll_timer.function = trace_remote_poll_timer;
+}
