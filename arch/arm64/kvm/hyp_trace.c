@@ -22,6 +22,8 @@
 
 #include <asm/kvm_hyptrace.h>
 
+#include "hyp_ftrace.h"
+
 #define REMOTE_EVENT_INCLUDE_FILE asm/kvm_hypevents.h
 #define REMOTE_EVENT_SECTION "_hyp_events"
 #define HYP_EVENT HYP_EVENT_AS_REMOTE_EVENT
@@ -242,7 +244,8 @@ static int hyp_trace_reset(unsigned int cpu, void *priv)
 
 static int hyp_trace_enable_event(unsigned short id, bool enable, void *priv)
 {
-	return kvm_call_hyp_nvhe(__tracing_enable_event, id, enable);
+	return kvm_call_hyp_nvhe(__tracing_enable_event, id, enable) ?:
+	       hyp_ftrace_enable_event(id, enable);
 }
 
 /* write_event: the hypervisor writes a selftest event on the writing CPU. */
@@ -275,8 +278,9 @@ static const struct file_operations hyp_trace_write_event_fops = {
 
 static int hyp_trace_init_files(struct dentry *d, void *priv)
 {
-	return tracefs_create_file("write_event", 0200, d, NULL,
-				   &hyp_trace_write_event_fops) ? 0 : -ENOMEM;
+	if (!tracefs_create_file("write_event", 0200, d, NULL, &hyp_trace_write_event_fops))
+		return -ENOMEM;
+	return hyp_ftrace_init_files(d);
 }
 
 static const struct trace_remote_callbacks hyp_trace_cbs = {
@@ -526,6 +530,9 @@ static int __init hyp_trace_init(void)
 		return 0;
 
 	remote_event_hyp_printk.print = hyp_printk_print;
+#ifdef CONFIG_NVHE_EL2_FTRACE
+	remote_event_func.print = hyp_ftrace_print_func;
+#endif
 	hyp_printk_check_fmts();
 
 	INIT_DELAYED_WORK(&hyp_trace.clock_work, hyp_trace_clock_work);

@@ -191,3 +191,23 @@ HYP_EVENT(hyp_printk,
 	HE_PRINTK("fmt_id=%u a0=0x%llx a1=0x%llx a2=0x%llx a3=0x%llx", __entry->fmt_id,
 		  __entry->a0, __entry->a1, __entry->a2, __entry->a3)
 )
+
+#ifdef CONFIG_NVHE_EL2_FTRACE
+/*
+ * Function tracing (set_ftrace_filter): the traced function at ip was called
+ * from parent_ip. Both are kernel image addresses, as in /proc/kallsyms
+ * (__kvm_nvhe_<name>).
+ */
+HYP_EVENT(func,
+	HE_PROTO(unsigned long ip, unsigned long parent_ip),
+	HE_STRUCT(
+		he_field(unsigned long, ip)
+		he_field(unsigned long, parent_ip)
+	),
+	HE_ASSIGN(
+		__entry->ip = ip;
+		__entry->parent_ip = parent_ip;
+	),
+	HE_PRINTK("%ps <- %pS", (void *)__entry->ip, (void *)__entry->parent_ip)
+)
+#endif

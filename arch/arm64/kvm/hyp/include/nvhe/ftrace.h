@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __ARM64_KVM_HYP_NVHE_FTRACE_H
+#define __ARM64_KVM_HYP_NVHE_FTRACE_H
+
+#include <linux/errno.h>
+#include <linux/types.h>
+
+#ifdef CONFIG_NVHE_EL2_FTRACE
+/* The patch sites (hyp.lds.S) and trampolines (ftrace_tramp.S). */
+extern const unsigned long __hyp_ftrace_sites[], __hyp_ftrace_sites_end[];
+extern char __hyp_ftrace_tramps[];
+
+unsigned long __hyp_ftrace_kimg_offset(void);
+unsigned long hyp_ftrace_entry(unsigned long tramp_end, unsigned long *parent);
+int hyp_ftrace_write(unsigned long site, u32 old, u32 new);
+int __tracing_ftrace_patch(u64 idx, u64 enable);
+#else
+static inline int __tracing_ftrace_patch(u64 idx, u64 enable)
+{
+	return -ENODEV;
+}
+#endif
+
+#endif /* __ARM64_KVM_HYP_NVHE_FTRACE_H */

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host side of function tracing in the nVHE/pKVM hypervisor: the files
+ * available_filter_functions, set_ftrace_filter, set_ftrace_notrace and
+ * enabled_functions of remotes/hypervisor/, and the patching of the
+ * hypervisor's patch sites (see arch/arm64/kvm/hyp/nvhe/ftrace.c) while its
+ * func event is on.
+ *
+ * A function is patched while the func event is on, it is in the filter (or
+ * the filter is empty) and it is not in the notrace list, as the kernel's
+ * function tracer does with the same files.
+ */
+
+#include <linux/bitmap.h>
+#include <linux/ctype.h>
+#include <linux/glob.h>
+#include <linux/init.h>
+#include <linux/kallsyms.h>
+#include <linux/kvm_host.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace_seq.h>
+#include <linux/trace_remote_event.h>
+#include <linux/tracefs.h>
+#include <linux/uaccess.h>
+
+#include <asm/kvm_hypftrace.h>
+#include <asm/kvm_hyptrace.h>
+#include <asm/kvm_mmu.h>
+#include <asm/patching.h>
+
+#include "hyp_ftrace.h"
+
+#define HYP_FTRACE_PREFIX	"__kvm_nvhe_"
+
+/* The records: struct remote_event_format_<name>. */
+#define HYP_EVENT(__name, __proto, __struct, __assign, __printk)	\
+	REMOTE_EVENT_FORMAT(__name, __struct);
+#include <asm/kvm_hypevents.h>
+#undef HYP_EVENT
+
+DECLARE_KVM_NVHE_SYM(__hyp_ftrace_sites);
+DECLARE_KVM_NVHE_SYM(__hyp_ftrace_sites_end);
+DECLARE_KVM_NVHE_SYM(__hyp_ftrace_tramps);
+
+static struct {
+	struct mutex	lock;		/* the lists, patched, func_on */
+	unsigned int	nr;		/* patch sites */
+	unsigned long	*addr;		/* their kernel image addresses */
+	const char	**name;		/* their functions, without prefix */
+	unsigned long	*filter;	/* set_ftrace_filter: empty for all */
+	unsigned long	*notrace_set;/* set_ftrace_notrace */
+	unsigned long	*patched;	/* what the hypervisor runs now */
+	bool		func_on;
+} hyp_ftrace = {
+	.lock = __MUTEX_INITIALIZER(hyp_ftrace.lock),
+};
+
+/* Kernel image address of hypervisor address @va. */
+static unsigned long hyp_ftrace_kimg(unsigned long va)
+{
+	unsigned long kimg = (unsigned long)kvm_nvhe_sym(__hyp_ftrace_tramps);
+
+	return va - (unsigned long)kern_hyp_va(lm_alias(kimg)) + kimg;
+}
+
+/* Print @addr as its hypervisor function's name, with the offset if any. */
+static void hyp_ftrace_print_sym(struct trace_seq *s, unsigned long addr)
+{
+	char name[KSYM_NAME_LEN];
+	unsigned long size, off;
+
+	if (!kallsyms_lookup(addr, &size, &off, NULL, name)) {
+		trace_seq_printf(s, "0x%lx", addr);
+		return;
+	}
+	trace_seq_puts(s, str_has_prefix(name, HYP_FTRACE_PREFIX) ?
+		       name + strlen(HYP_FTRACE_PREFIX) : name);
+	if (off)
+		trace_seq_printf(s, "+0x%lx", off);
+}
+
+/**
+ * hyp_ftrace_print_func() - Print a func event of the hypervisor
+ * @rec:	The record, a struct remote_event_format_func.
+ * @s:		Where to print.
+ *
+ * Prints "function <- caller+offset" with the hypervisor's own names.
+ */
+void hyp_ftrace_print_func(void *rec, struct trace_seq *s)
+{
+	struct remote_event_format_func *e = rec;
+
+	hyp_ftrace_print_sym(s, e->ip);
+	trace_seq_puts(s, " <- ");
+	hyp_ftrace_print_sym(s, e->parent_ip);
+}
+
+static int hyp_ftrace_patch(unsigned int i, bool on)
+{
+	unsigned long tramp;
+	u32 insn, cur;
+	int ret;
+
+	if (is_protected_kvm_enabled())
+		return kvm_call_hyp_nvhe(__tracing_ftrace_patch, i, on);
+
+	/* nVHE: the hypervisor's text is the kernel's; check it as EL2 would. */
+	tramp = (unsigned long)kvm_nvhe_sym(__hyp_ftrace_tramps) + i * HYP_FTRACE_TRAMP_SIZE;
+	insn = aarch64_insn_gen_branch_imm(hyp_ftrace.addr[i], tramp,
+					   AARCH64_INSN_BRANCH_NOLINK);
+	ret = aarch64_insn_read((void *)hyp_ftrace.addr[i], &cur);
+	if (ret)
+		return ret;
+	if (cur != insn && cur != aarch64_insn_gen_nop())
+		return -EINVAL;
+	return aarch64_insn_patch_text_nosync((void *)hyp_ftrace.addr[i],
+					      on ? insn : aarch64_insn_gen_nop());
+}
+
+/* Patch what should be and only that. Called with the lock held. */
+static int hyp_ftrace_update(void)
+{
+	bool all = bitmap_empty(hyp_ftrace.filter, hyp_ftrace.nr);
+	unsigned int i;
+	int ret = 0;
+
+	lockdep_assert_held(&hyp_ftrace.lock);
+	for (i = 0; i < hyp_ftrace.nr; i++) {
+		bool on = hyp_ftrace.func_on && (all || test_bit(i, hyp_ftrace.filter)) &&
+			  !test_bit(i, hyp_ftrace.notrace_set);
+		int err;
+
+		if (on == test_bit(i, hyp_ftrace.patched))
+			continue;
+		err = hyp_ftrace_patch(i, on);
+		if (err) {
+			if (!ret)
+				pr_warn_ratelimited("hypervisor function tracing: cannot patch %s (%d)\n",
+						    hyp_ftrace.name[i], err);
+			ret = ret ?: err;
+			continue;
+		}
+		assign_bit(i, hyp_ftrace.patched, on);
+	}
+	return ret;
+}
+
+/**
+ * hyp_ftrace_enable_event() - Follow the switch of a hypervisor event
+ * @id:		The event.
+ * @enable:	Its new state, which the hypervisor has taken.
+ *
+ * Patches or unpatches the functions to trace when @id is the func event.
+ *
+ * Return: 0, or the error of the first patch that failed.
+ */
+int hyp_ftrace_enable_event(unsigned short id, bool enable)
+{
+	int ret;
+
+	if (id != hyp_event_id_func || !hyp_ftrace.nr)
+		return 0;
+	mutex_lock(&hyp_ftrace.lock);
+	hyp_ftrace.func_on = enable;
+	ret = hyp_ftrace_update();
+	mutex_unlock(&hyp_ftrace.lock);
+	return ret;
+}
+
+enum hyp_ftrace_list { HYP_FTRACE_AVAILABLE, HYP_FTRACE_FILTER, HYP_FTRACE_NOTRACE,
+		       HYP_FTRACE_ENABLED };
+
+static unsigned long *hyp_ftrace_list(enum hyp_ftrace_list list)
+{
+	switch (list) {
+	case HYP_FTRACE_FILTER:
+		return hyp_ftrace.filter;
+	case HYP_FTRACE_NOTRACE:
+		return hyp_ftrace.notrace_set;
+	case HYP_FTRACE_ENABLED:
+		return hyp_ftrace.patched;
+	default:
+		return NULL;
+	}
+}
+
+/* An open file: a list being written, and a word cut by the end of a write. */
+struct hyp_ftrace_file {
+	enum hyp_ftrace_list	list;
+	unsigned long		*set;
+	size_t			len;
+	char			word[KSYM_NAME_LEN + 1];
+};
+
+static void *hyp_ftrace_seq_start(struct seq_file *m, loff_t *pos)
+{
+	struct hyp_ftrace_file *hf = m->private;
+
+	mutex_lock(&hyp_ftrace.lock);
+	if (hf->list == HYP_FTRACE_FILTER && !*pos &&
+	    bitmap_empty(hyp_ftrace.filter, hyp_ftrace.nr))
+		return SEQ_START_TOKEN;
+	return *pos < hyp_ftrace.nr ? pos : NULL;
+}
+
+static void *hyp_ftrace_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	if (v == SEQ_START_TOKEN)
+		return NULL;
+	return *pos < hyp_ftrace.nr ? pos : NULL;
+}
+
+static void hyp_ftrace_seq_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&hyp_ftrace.lock);
+}
+
+static int hyp_ftrace_seq_show(struct seq_file *m, void *v)
+{
+	struct hyp_ftrace_file *hf = m->private;
+	unsigned long *list = hyp_ftrace_list(hf->list);
+	loff_t i;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, "#### all functions enabled ####\n");
+		return 0;
+	}
+	i = *(loff_t *)v;
+	if (!list || test_bit(i, list))
+		seq_printf(m, "%s\n", hyp_ftrace.name[i]);
+	return 0;
+}
+
+static const struct seq_operations hyp_ftrace_seq_ops = {
+	.start	= hyp_ftrace_seq_start,
+	.next	= hyp_ftrace_seq_next,
+	.stop	= hyp_ftrace_seq_stop,
+	.show	= hyp_ftrace_seq_show,
+};
+
+static struct hyp_ftrace_file *hyp_ftrace_file(struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return ((struct seq_file *)file->private_data)->private;
+	return file->private_data;
+}
+
+static int hyp_ftrace_open(struct inode *inode, struct file *file)
+{
+	enum hyp_ftrace_list list = (uintptr_t)inode->i_private;
+	struct hyp_ftrace_file *hf;
+	int ret;
+
+	ret = security_locked_down(LOCKDOWN_TRACEFS);
+	if (ret)
+		return ret;
+
+	hf = kzalloc(sizeof(*hf), GFP_KERNEL);
+	if (!hf)
+		return -ENOMEM;
+	hf->list = list;
+	if (file->f_mode & FMODE_WRITE) {
+		ret = -EACCES;
+		if (!hyp_ftrace_list(list) || list == HYP_FTRACE_ENABLED)
+			goto free;
+		ret = -ENOMEM;
+		hf->set = bitmap_zalloc(hyp_ftrace.nr, GFP_KERNEL);
+		if (!hf->set)
+			goto free;
+		/* As for the kernel's: ">" starts an empty list, ">>" adds. */
+		if (!(file->f_flags & O_TRUNC)) {
+			mutex_lock(&hyp_ftrace.lock);
+			bitmap_copy(hf->set, hyp_ftrace_list(list), hyp_ftrace.nr);
+			mutex_unlock(&hyp_ftrace.lock);
+		}
+	}
+	if (file->f_mode & FMODE_READ) {
+		ret = seq_open(file, &hyp_ftrace_seq_ops);
+		if (ret)
+			goto free;
+		((struct seq_file *)file->private_data)->private = hf;
+	} else {
+		file->private_data = hf;
+	}
+	return 0;
+
+free:
+	bitmap_free(hf->set);
+	kfree(hf);
+	return ret;
+}
+
+/*
+ * Add the functions matching the glob @word to @hf's list, or remove them
+ * with a leading "!". -EINVAL if no function matches.
+ */
+static int hyp_ftrace_apply(struct hyp_ftrace_file *hf, char *word)
+{
+	bool remove = word[0] == '!';
+	bool found = false;
+	unsigned int i;
+
+	if (remove)
+		word++;
+	for (i = 0; i < hyp_ftrace.nr; i++) {
+		if (!glob_match(word, hyp_ftrace.name[i]))
+			continue;
+		assign_bit(i, hf->set, !remove);
+		found = true;
+	}
+	return found ? 0 : -EINVAL;
+}
+
+static ssize_t hyp_ftrace_write(struct file *file, const char __user *ubuf, size_t cnt,
+				loff_t *ppos)
+{
+	struct hyp_ftrace_file *hf = hyp_ftrace_file(file);
+	size_t done;
+	int ret;
+
+	if (!hf->set)
+		return -EBADF;
+	for (done = 0; done < cnt; done++) {
+		char c;
+
+		if (get_user(c, ubuf + done))
+			return -EFAULT;
+		if (!isspace(c) && c) {
+			if (hf->len >= KSYM_NAME_LEN) {
+				hf->len = 0;
+				return -EINVAL;
+			}
+			hf->word[hf->len++] = c;
+			continue;
+		}
+		if (!hf->len)
+			continue;
+		hf->word[hf->len] = 0;
+		hf->len = 0;
+		ret = hyp_ftrace_apply(hf, hf->word);
+		if (ret)
+			return ret;
+	}
+	*ppos += cnt;
+	return cnt;
+}
+
+static int hyp_ftrace_release(struct inode *inode, struct file *file)
+{
+	struct hyp_ftrace_file *hf = hyp_ftrace_file(file);
+
+	if (hf->set) {
+		/* What the writes left unterminated, then the new list. */
+		if (hf->len) {
+			hf->word[hf->len] = 0;
+			hyp_ftrace_apply(hf, hf->word);
+		}
+		mutex_lock(&hyp_ftrace.lock);
+		bitmap_copy(hyp_ftrace_list(hf->list), hf->set, hyp_ftrace.nr);
+		hyp_ftrace_update();
+		mutex_unlock(&hyp_ftrace.lock);
+		bitmap_free(hf->set);
+	}
+	if (file->f_mode & FMODE_READ)
+		seq_release(inode, file);
+	kfree(hf);
+	return 0;
+}
+
+static const struct file_operations hyp_ftrace_fops = {
+	.owner		= THIS_MODULE,
+	.open		= hyp_ftrace_open,
+	.read		= seq_read,
+	.write		= hyp_ftrace_write,
+	.llseek		= seq_lseek,
+	.release	= hyp_ftrace_release,
+};
+
+/**
+ * hyp_ftrace_init_files() - Add the function tracing files to a directory
+ * @d:	The directory of the hypervisor remote.
+ *
+ * Return: 0, or -ENOMEM. Nothing is added without patch sites.
+ */
+int hyp_ftrace_init_files(struct dentry *d)
+{
+	static const struct {
+		const char		*name;
+		umode_t			mode;
+		enum hyp_ftrace_list	list;
+	} files[] = {
+		{ "available_filter_functions",	0444, HYP_FTRACE_AVAILABLE },
+		{ "set_ftrace_filter",		0644, HYP_FTRACE_FILTER },
+		{ "set_ftrace_notrace",		0644, HYP_FTRACE_NOTRACE },
+		{ "enabled_functions",		0444, HYP_FTRACE_ENABLED },
+	};
+	int i;
+
+	if (!hyp_ftrace.nr)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		if (!tracefs_create_file(files[i].name, files[i].mode, d,
+					 (void *)(uintptr_t)files[i].list, &hyp_ftrace_fops))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Before the hypervisor is protected (device_initcall_sync), while its list
+ * of sites can still be read: their addresses and names.
+ */
+static int __init hyp_ftrace_init(void)
+{
+	const unsigned long *sites = (const unsigned long *)kvm_nvhe_sym(__hyp_ftrace_sites);
+	unsigned int i, nr = (const unsigned long *)kvm_nvhe_sym(__hyp_ftrace_sites_end) - sites;
+	char name[KSYM_NAME_LEN];
+
+	if (is_kernel_in_hyp_mode() || !nr)
+		return 0;
+	hyp_ftrace.addr = kcalloc(nr, sizeof(*hyp_ftrace.addr), GFP_KERNEL);
+	hyp_ftrace.name = kcalloc(nr, sizeof(*hyp_ftrace.name), GFP_KERNEL);
+	hyp_ftrace.filter = bitmap_zalloc(nr, GFP_KERNEL);
+	hyp_ftrace.notrace_set = bitmap_zalloc(nr, GFP_KERNEL);
+	hyp_ftrace.patched = bitmap_zalloc(nr, GFP_KERNEL);
+	if (!hyp_ftrace.addr || !hyp_ftrace.name || !hyp_ftrace.filter ||
+	    !hyp_ftrace.notrace_set || !hyp_ftrace.patched)
+		goto fail;
+	for (i = 0; i < nr; i++) {
+		const char *n = name;
+
+		hyp_ftrace.addr[i] = hyp_ftrace_kimg(sites[i]);
+		if (lookup_symbol_name(hyp_ftrace.addr[i], name))
+			snprintf(name, sizeof(name), "0x%lx", hyp_ftrace.addr[i]);
+		if (str_has_prefix(n, HYP_FTRACE_PREFIX))
+			n += strlen(HYP_FTRACE_PREFIX);
+		hyp_ftrace.name[i] = kstrdup(n, GFP_KERNEL);
+		if (!hyp_ftrace.name[i])
+			goto fail;
+	}
+	hyp_ftrace.nr = nr;
+	return 0;
+
+fail:
+	for (i = 0; hyp_ftrace.name && i < nr; i++)
+		kfree(hyp_ftrace.name[i]);
+	kfree(hyp_ftrace.name);
+	kfree(hyp_ftrace.addr);
+	bitmap_free(hyp_ftrace.filter);
+	bitmap_free(hyp_ftrace.notrace_set);
+	bitmap_free(hyp_ftrace.patched);
+	pr_warn("hypervisor function tracing: out of memory\n");
+	return -ENOMEM;
+}
+device_initcall(hyp_ftrace_init);

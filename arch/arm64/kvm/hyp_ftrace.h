@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __ARM64_KVM_HYP_FTRACE_H__
+#define __ARM64_KVM_HYP_FTRACE_H__
+
+struct dentry;
+struct trace_seq;
+
+#ifdef CONFIG_NVHE_EL2_FTRACE
+int hyp_ftrace_init_files(struct dentry *d);
+int hyp_ftrace_enable_event(unsigned short id, bool enable);
+void hyp_ftrace_print_func(void *rec, struct trace_seq *s);
+#else
+static inline int hyp_ftrace_init_files(struct dentry *d)
+{
+	return 0;
+}
+
+static inline int hyp_ftrace_enable_event(unsigned short id, bool enable)
+{
+	return 0;
+}
+#endif
+
+#endif /* __ARM64_KVM_HYP_FTRACE_H__ */
