@@ -6,9 +6,11 @@
  * hypervisor's patch sites (see arch/arm64/kvm/hyp/nvhe/ftrace.c) while its
  * func event is on.
  *
- * A function is patched while the func event is on, it is in the filter (or
- * the filter is empty) and it is not in the notrace list, as the kernel's
- * function tracer does with the same files.
+ * A function is patched while the func event is on, it is in the filter and
+ * it is not in the notrace list. Unlike the kernel's function tracer, an
+ * empty filter traces nothing: "echo 1 > events/enable" turns on every
+ * event, and must not also trace every function of the hypervisor; that
+ * takes "echo '*' > set_ftrace_filter".
  */
 
 #include <linux/bitmap.h>
@@ -51,7 +53,7 @@ static struct {
 	unsigned int	nr;		/* patch sites */
 	unsigned long	*addr;		/* their kernel image addresses */
 	const char	**name;		/* their functions, without prefix */
-	unsigned long	*filter;	/* set_ftrace_filter: empty for all */
+	unsigned long	*filter;	/* set_ftrace_filter */
 	unsigned long	*notrace_set;/* set_ftrace_notrace */
 	unsigned long	*patched;	/* what the hypervisor runs now */
 	bool		func_on;
@@ -124,13 +126,12 @@ static int hyp_ftrace_patch(unsigned int i, bool on)
 /* Patch what should be and only that. Called with the lock held. */
 static int hyp_ftrace_update(void)
 {
-	bool all = bitmap_empty(hyp_ftrace.filter, hyp_ftrace.nr);
 	unsigned int i;
 	int ret = 0;
 
 	lockdep_assert_held(&hyp_ftrace.lock);
 	for (i = 0; i < hyp_ftrace.nr; i++) {
-		bool on = hyp_ftrace.func_on && (all || test_bit(i, hyp_ftrace.filter)) &&
+		bool on = hyp_ftrace.func_on && test_bit(i, hyp_ftrace.filter) &&
 			  !test_bit(i, hyp_ftrace.notrace_set);
 		int err;
 
@@ -198,20 +199,13 @@ struct hyp_ftrace_file {
 
 static void *hyp_ftrace_seq_start(struct seq_file *m, loff_t *pos)
 {
-	struct hyp_ftrace_file *hf = m->private;
-
 	mutex_lock(&hyp_ftrace.lock);
-	if (hf->list == HYP_FTRACE_FILTER && !*pos &&
-	    bitmap_empty(hyp_ftrace.filter, hyp_ftrace.nr))
-		return SEQ_START_TOKEN;
 	return *pos < hyp_ftrace.nr ? pos : NULL;
 }
 
 static void *hyp_ftrace_seq_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	++*pos;
-	if (v == SEQ_START_TOKEN)
-		return NULL;
 	return *pos < hyp_ftrace.nr ? pos : NULL;
 }
 
@@ -224,13 +218,8 @@ static int hyp_ftrace_seq_show(struct seq_file *m, void *v)
 {
 	struct hyp_ftrace_file *hf = m->private;
 	unsigned long *list = hyp_ftrace_list(hf->list);
-	loff_t i;
+	loff_t i = *(loff_t *)v;
 
-	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, "#### all functions enabled ####\n");
-		return 0;
-	}
-	i = *(loff_t *)v;
 	if (!list || test_bit(i, list))
 		seq_printf(m, "%s\n", hyp_ftrace.name[i]);
 	return 0;
