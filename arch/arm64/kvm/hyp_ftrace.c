@@ -151,6 +151,34 @@ static int hyp_ftrace_update(void)
 }
 
 /**
+ * hyp_ftrace_nr_sites() - How many functions of the hypervisor can be traced
+ *
+ * Return: the number of patch sites, 0 without function tracing.
+ */
+unsigned int hyp_ftrace_nr_sites(void)
+{
+	return hyp_ftrace.nr;
+}
+
+/**
+ * hyp_ftrace_lookup() - Find the patch site of a hypervisor function
+ * @name:	Its name, as in available_filter_functions.
+ *
+ * Return: the index of its site (the first, if the name is not unique), or
+ * -ENOENT.
+ */
+int hyp_ftrace_lookup(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < hyp_ftrace.nr; i++) {
+		if (!strcmp(hyp_ftrace.name[i], name))
+			return i;
+	}
+	return -ENOENT;
+}
+
+/**
  * hyp_ftrace_enable_event() - Follow the switch of a hypervisor event
  * @id:		The event.
  * @enable:	Its new state, which the hypervisor has taken.

@@ -9,6 +9,8 @@ struct trace_seq;
 int hyp_ftrace_init_files(struct dentry *d);
 int hyp_ftrace_enable_event(unsigned short id, bool enable);
 void hyp_ftrace_print_func(void *rec, struct trace_seq *s);
+unsigned int hyp_ftrace_nr_sites(void);
+int hyp_ftrace_lookup(const char *name);
 #else
 static inline int hyp_ftrace_init_files(struct dentry *d)
 {
@@ -16,6 +18,11 @@ static inline int hyp_ftrace_init_files(struct dentry *d)
 }
 
 static inline int hyp_ftrace_enable_event(unsigned short id, bool enable)
+{
+	return 0;
+}
+
+static inline unsigned int hyp_ftrace_nr_sites(void)
 {
 	return 0;
 }
