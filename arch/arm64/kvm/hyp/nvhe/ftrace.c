@@ -102,7 +102,7 @@ int hyp_ftrace_write(unsigned long site, u32 old, u32 new)
 int __tracing_ftrace_patch(u64 idx, u64 enable)
 {
 	unsigned long site, tramp;
-	u32 branch, old, new, cur;
+	u32 branch, old, new;
 	int ret;
 
 	if (!is_protected_kvm_enabled())
