@@ -6,8 +6,8 @@
  * hypervisor's patch sites (see arch/arm64/kvm/hyp/nvhe/ftrace.c) while its
  * func event is on.
  *
- * A function is patched while the func event is on, it is in the filter and
- * it is not in the notrace list. Unlike the kernel's function tracer, an
+ * A function is patched while the func or the func_ret event is on, it is
+ * in the filter and it is not in the notrace list. Unlike the kernel's function tracer, an
  * empty filter traces nothing: "echo 1 > events/enable" turns on every
  * event, and must not also trace every function of the hypervisor; that
  * takes "echo '*' > set_ftrace_filter".
@@ -56,7 +56,8 @@ static struct {
 	unsigned long	*filter;	/* set_ftrace_filter */
 	unsigned long	*notrace_set;/* set_ftrace_notrace */
 	unsigned long	*patched;	/* what the hypervisor runs now */
-	bool		func_on;
+	bool		func_on;	/* the func event */
+	bool		ret_on;		/* the func_ret event */
 } hyp_ftrace = {
 	.lock = __MUTEX_INITIALIZER(hyp_ftrace.lock),
 };
@@ -101,6 +102,23 @@ void hyp_ftrace_print_func(void *rec, struct trace_seq *s)
 	hyp_ftrace_print_sym(s, e->parent_ip);
 }
 
+/**
+ * hyp_ftrace_print_func_ret() - Print a func_ret event of the hypervisor
+ * @rec:	The record, a struct remote_event_format_func_ret.
+ * @s:		Where to print.
+ *
+ * Prints "function depth=N (duration us)" with the hypervisor's own names.
+ */
+void hyp_ftrace_print_func_ret(void *rec, struct trace_seq *s)
+{
+	struct remote_event_format_func_ret *e = rec;
+	u64 ns = e->rettime - e->calltime;
+
+	hyp_ftrace_print_sym(s, e->ip);
+	trace_seq_printf(s, " depth=%u (%llu.%03llu us)", e->depth, div_u64(ns, 1000),
+			 ns % 1000);
+}
+
 static int hyp_ftrace_patch(unsigned int i, bool on)
 {
 	unsigned long tramp;
@@ -131,7 +149,8 @@ static int hyp_ftrace_update(void)
 
 	lockdep_assert_held(&hyp_ftrace.lock);
 	for (i = 0; i < hyp_ftrace.nr; i++) {
-		bool on = hyp_ftrace.func_on && test_bit(i, hyp_ftrace.filter) &&
+		bool on = (hyp_ftrace.func_on || hyp_ftrace.ret_on) &&
+			  test_bit(i, hyp_ftrace.filter) &&
 			  !test_bit(i, hyp_ftrace.notrace_set);
 		int err;
 
@@ -183,7 +202,8 @@ int hyp_ftrace_lookup(const char *name)
  * @id:		The event.
  * @enable:	Its new state, which the hypervisor has taken.
  *
- * Patches or unpatches the functions to trace when @id is the func event.
+ * Patches or unpatches the functions to trace when @id is the func or the
+ * func_ret event: they are patched while either is on.
  *
  * Return: 0, or the error of the first patch that failed.
  */
@@ -191,10 +211,13 @@ int hyp_ftrace_enable_event(unsigned short id, bool enable)
 {
 	int ret;
 
-	if (id != hyp_event_id_func || !hyp_ftrace.nr)
+	if ((id != hyp_event_id_func && id != hyp_event_id_func_ret) || !hyp_ftrace.nr)
 		return 0;
 	mutex_lock(&hyp_ftrace.lock);
-	hyp_ftrace.func_on = enable;
+	if (id == hyp_event_id_func)
+		hyp_ftrace.func_on = enable;
+	else
+		hyp_ftrace.ret_on = enable;
 	ret = hyp_ftrace_update();
 	mutex_unlock(&hyp_ftrace.lock);
 	return ret;

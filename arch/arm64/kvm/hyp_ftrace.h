@@ -9,6 +9,7 @@ struct trace_seq;
 int hyp_ftrace_init_files(struct dentry *d);
 int hyp_ftrace_enable_event(unsigned short id, bool enable);
 void hyp_ftrace_print_func(void *rec, struct trace_seq *s);
+void hyp_ftrace_print_func_ret(void *rec, struct trace_seq *s);
 unsigned int hyp_ftrace_nr_sites(void);
 int hyp_ftrace_lookup(const char *name);
 #else

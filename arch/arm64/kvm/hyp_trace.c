@@ -532,6 +532,7 @@ static int __init hyp_trace_init(void)
 	remote_event_hyp_printk.print = hyp_printk_print;
 #ifdef CONFIG_NVHE_EL2_FTRACE
 	remote_event_func.print = hyp_ftrace_print_func;
+	remote_event_func_ret.print = hyp_ftrace_print_func_ret;
 #endif
 	hyp_printk_check_fmts();
 

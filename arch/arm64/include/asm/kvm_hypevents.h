@@ -210,4 +210,29 @@ HYP_EVENT(func,
 	),
 	HE_PRINTK("%ps <- %pS", (void *)__entry->ip, (void *)__entry->parent_ip)
 )
+
+/*
+ * The return of a call traced by func: depth is the number of traced calls
+ * it was made in, calltime and rettime when it was made and when it
+ * returned, in the trace clock (calltime is the time of its func event but
+ * for the few cycles between the two reads).
+ */
+HYP_EVENT(func_ret,
+	HE_PROTO(unsigned long ip, unsigned int depth, u64 calltime, u64 rettime),
+	HE_STRUCT(
+		he_field(unsigned long, ip)
+		he_field(u64, calltime)
+		he_field(u64, rettime)
+		he_field(unsigned int, depth)
+	),
+	HE_ASSIGN(
+		__entry->ip = ip;
+		__entry->calltime = calltime;
+		__entry->rettime = rettime;
+		__entry->depth = depth;
+	),
+	HE_PRINTK("%ps depth=%u (%llu.%03llu us)", (void *)__entry->ip, __entry->depth,
+		  (__entry->rettime - __entry->calltime) / 1000,
+		  (__entry->rettime - __entry->calltime) % 1000)
+)
 #endif

@@ -36,22 +36,108 @@ static DEFINE_HYP_SPINLOCK(ftrace_lock);
 static unsigned long hyp_ftrace_kimg;
 
 /*
- * Called by trampoline @tramp_end - HYP_FTRACE_TRAMP_SIZE, that is for
- * function idx, with *@parent its return address. Events carry kernel image
- * addresses, which the host and trace-cmd can name.
+ * The calls whose return is traced (func_ret), per CPU, innermost last. A
+ * traced call's return address is replaced by __hyp_ftrace_return, which
+ * gets the real one back from here.
  */
-unsigned long hyp_ftrace_entry(unsigned long tramp_end, unsigned long *parent)
-{
-	unsigned long idx, ip, off = READ_ONCE(hyp_ftrace_kimg);
+#define HYP_FTRACE_RET_DEPTH	32
 
-	idx = (tramp_end - (unsigned long)__hyp_ftrace_tramps) / HYP_FTRACE_TRAMP_SIZE - 1;
-	ip = __hyp_ftrace_sites[idx];
+struct hyp_ftrace_ret_frame {
+	unsigned long	ret;		/* the real return address */
+	unsigned long	sp;		/* the stack pointer at the call */
+	unsigned long	ip;		/* the function's patch site */
+	u64		calltime;
+};
+
+struct hyp_ftrace_ret_stack {
+	unsigned int			depth;
+	struct hyp_ftrace_ret_frame	frame[HYP_FTRACE_RET_DEPTH];
+};
+
+static DEFINE_PER_CPU(struct hyp_ftrace_ret_stack, hyp_ftrace_ret_stack);
+
+static __always_inline unsigned long hyp_ftrace_kimg_off(void)
+{
+	unsigned long off = READ_ONCE(hyp_ftrace_kimg);
+
 	if (unlikely(!off)) {
 		off = __hyp_ftrace_kimg_offset();
 		WRITE_ONCE(hyp_ftrace_kimg, off);
 	}
+	return off;
+}
+
+/*
+ * Make the call at @sp of function @ip, which returns to *@parent, return
+ * through __hyp_ftrace_return.
+ */
+static void hyp_ftrace_hook_return(unsigned long ip, unsigned long *parent, unsigned long sp)
+{
+	struct hyp_ftrace_ret_stack *rs = this_cpu_ptr(&hyp_ftrace_ret_stack);
+	unsigned long hook = (unsigned long)__hyp_ftrace_return;
+	struct hyp_ftrace_ret_frame *f;
+
+	/*
+	 * A call made before this one returns with a stack pointer above its
+	 * own: a frame below @sp, or at @sp but for a tail call (that returns
+	 * through the hook already), belongs to a call that never returned.
+	 * A CPU turned off in the middle of a hypercall leaves such frames.
+	 */
+	while (rs->depth) {
+		f = &rs->frame[rs->depth - 1];
+		if (f->sp > sp || (f->sp == sp && *parent == hook))
+			break;
+		rs->depth--;
+	}
+	if (rs->depth == HYP_FTRACE_RET_DEPTH)
+		return;
+	f = &rs->frame[rs->depth];
+	f->ret = *parent;
+	f->sp = sp;
+	f->ip = ip;
+	f->calltime = hyp_trace_clock(this_cpu_ptr(&hyp_trace_cpu));
+	rs->depth++;
+	*parent = hook;
+}
+
+/*
+ * Called by trampoline @tramp_end - HYP_FTRACE_TRAMP_SIZE, that is for
+ * function idx, with *@parent its return address and @sp its stack pointer.
+ * Events carry kernel image addresses, which the host and trace-cmd can
+ * name.
+ */
+unsigned long hyp_ftrace_entry(unsigned long tramp_end, unsigned long *parent,
+			       unsigned long sp)
+{
+	unsigned long idx, ip, off = hyp_ftrace_kimg_off();
+
+	idx = (tramp_end - (unsigned long)__hyp_ftrace_tramps) / HYP_FTRACE_TRAMP_SIZE - 1;
+	ip = __hyp_ftrace_sites[idx];
 	trace_func(ip + off, *parent + off);
+	if (READ_ONCE(hyp_trace_events[hyp_event_id_func_ret]))
+		hyp_ftrace_hook_return(ip, parent, sp);
 	return ip + HYP_FTRACE_INSN_SIZE;
+}
+
+/*
+ * Called by __hyp_ftrace_return when a call hooked by hyp_ftrace_entry()
+ * returns: the address it returns to.
+ */
+unsigned long hyp_ftrace_exit(void)
+{
+	struct hyp_ftrace_ret_stack *rs = this_cpu_ptr(&hyp_ftrace_ret_stack);
+	struct hyp_ftrace_ret_frame *f;
+	u64 now;
+
+	/* Only a corrupted stack gets here without a frame; hyp_panic() is traced. */
+	BUG_ON(!rs->depth);
+	f = &rs->frame[--rs->depth];
+	if (READ_ONCE(hyp_trace_events[hyp_event_id_func_ret])) {
+		/* A new conversion from the host may step the clock back. */
+		now = max(hyp_trace_clock(this_cpu_ptr(&hyp_trace_cpu)), f->calltime);
+		trace_func_ret(f->ip + hyp_ftrace_kimg_off(), rs->depth, f->calltime, now);
+	}
+	return f->ret;
 }
 
 /*

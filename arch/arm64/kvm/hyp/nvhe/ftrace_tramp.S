@@ -25,8 +25,9 @@ SYM_CODE_END(__hyp_ftrace_tramps)
 /*
  * x30: the end of the trampoline, which says which function this is;
  * x9: the function's return address. hyp_ftrace_entry() gets both (the
- * second by reference, so that it can replace it) and returns where the
- * function goes on: the instruction after its patch site.
+ * second by reference, so that it can replace it), and the function's stack
+ * pointer, and returns where the function goes on: the instruction after its
+ * patch site.
  */
 SYM_CODE_START(__hyp_ftrace_caller)
 	stp	x29, x30, [sp, #-96]!
@@ -39,6 +40,7 @@ SYM_CODE_START(__hyp_ftrace_caller)
 
 	mov	x0, x30
 	add	x1, sp, #88
+	add	x2, sp, #96
 	bl	hyp_ftrace_entry
 	mov	x16, x0
 
@@ -50,6 +52,31 @@ SYM_CODE_START(__hyp_ftrace_caller)
 	ldr	x29, [sp], #96
 	ret	x16
 SYM_CODE_END(__hyp_ftrace_caller)
+
+/*
+ * Where a call whose return is traced returns: x0-x8 may hold its results.
+ * hyp_ftrace_exit() gives the address it should have returned to.
+ */
+SYM_CODE_START(__hyp_ftrace_return)
+	stp	x29, x30, [sp, #-96]!
+	mov	x29, sp
+	stp	x0, x1, [sp, #16]
+	stp	x2, x3, [sp, #32]
+	stp	x4, x5, [sp, #48]
+	stp	x6, x7, [sp, #64]
+	str	x8, [sp, #80]
+
+	bl	hyp_ftrace_exit
+	mov	x30, x0
+
+	ldp	x0, x1, [sp, #16]
+	ldp	x2, x3, [sp, #32]
+	ldp	x4, x5, [sp, #48]
+	ldp	x6, x7, [sp, #64]
+	ldr	x8, [sp, #80]
+	ldr	x29, [sp], #96
+	ret
+SYM_CODE_END(__hyp_ftrace_return)
 
 /* What turns a hypervisor address into the kernel image's: kimg = va + it. */
 SYM_FUNC_START(__hyp_ftrace_kimg_offset)

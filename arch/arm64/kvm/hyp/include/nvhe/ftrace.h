@@ -8,10 +8,12 @@
 #ifdef CONFIG_NVHE_EL2_FTRACE
 /* The patch sites (hyp.lds.S) and trampolines (ftrace_tramp.S). */
 extern const unsigned long __hyp_ftrace_sites[], __hyp_ftrace_sites_end[];
-extern char __hyp_ftrace_tramps[];
+extern char __hyp_ftrace_tramps[], __hyp_ftrace_return[];
 
 unsigned long __hyp_ftrace_kimg_offset(void);
-unsigned long hyp_ftrace_entry(unsigned long tramp_end, unsigned long *parent);
+unsigned long hyp_ftrace_entry(unsigned long tramp_end, unsigned long *parent,
+			       unsigned long sp);
+unsigned long hyp_ftrace_exit(void);
 int hyp_ftrace_write(unsigned long site, u32 old, u32 new);
 int __tracing_ftrace_patch(u64 idx, u64 enable);
 #else
