@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: host tests, then the guest tests in protected and nvhe mode.
+# make check: host tests, then the guest tests in each KVM mode: protected
+# (pKVM as hVHE under QEMU's -cpu max), pnvhe (pKVM as classic nVHE, as on
+# CPUs without VHE: its EL2 maps and patches memory differently) and nvhe.
 # Every test adds one line "<RESULT> <name>" to build/logs/check/results;
 # the summary counts them and ends with "N passed, M failed".
 #
@@ -9,14 +11,14 @@
 # as failed: every test we run is one we expect to run on this config.
 #
 # Environment: TESTS (grep -E pattern; only matching tests run),
-# MODES (default "protected nvhe"), CHECK_TIMEOUT (seconds per guest run),
+# MODES (default "protected pnvhe nvhe"), CHECK_TIMEOUT (seconds per guest run),
 # STRESS=1 (make stress: no host tests; the guest runs stress.sh for
 # DURATION seconds instead of the tests), DEBUG_STRESS=0 (no short stress
 # run in the debug kernel), DEBUG_DURATION (its length, default 20 s).
 set -uo pipefail
 
 TESTS=${TESTS:-.}
-MODES=${MODES:-protected nvhe}
+MODES=${MODES:-protected pnvhe nvhe}
 # The debug kernel (KASAN, lockdep, kmemleak) runs the whole suite several
 # times slower under TCG.
 if [ "${DEBUG:-0}" != 0 ]; then
@@ -182,6 +184,8 @@ DEBUG_STRESS=${DEBUG_STRESS:-1}
 DEBUG_DURATION=${DEBUG_DURATION:-20}
 if [ "$STRESS" = 0 ] && [ "${DEBUG:-0}" = 0 ] && [ "$DEBUG_STRESS" = 1 ]; then
 	for mode in $MODES; do
+		# pnvhe runs the code of protected mode: one debug run of it is enough.
+		[ "$mode" = pnvhe ] && continue
 		name=guest:debug:$mode
 		want "$name:stress" || continue
 		if [ ! -f build/obj-debug/initramfs.cpio ]; then

@@ -12,7 +12,7 @@
 # where kernel messages interleave) and its exit status on another; a guest
 # that hangs or panics exits with status 124/125 and keeps its console log.
 #
-# Environment: MODE (protected|nvhe|vhe), SMP, MEM, TIMEOUT (seconds), APPEND,
+# Environment: MODE (protected|pnvhe|nvhe|vhe), SMP, MEM, TIMEOUT (seconds), APPEND,
 # IMAGE, INITRAMFS, LOGNAME_RUN (log file stem), RESULTS_OUT (file that
 # receives the "results" port), ICOUNT=1 (-icount shift=0,sleep=off: one
 # guest instruction is one ns of guest time, and timings inside the guest
@@ -31,8 +31,10 @@ script=${1:-}
 
 case "$MODE" in
 protected|nvhe) kvm_mode="kvm-arm.mode=$MODE" ;;
+# Protected mode as on CPUs without VHE: classic nVHE at EL2, not hVHE.
+pnvhe) kvm_mode="kvm-arm.mode=protected arm64_sw.hvhe=0 id_aa64mmfr1.vh=0" ;;
 vhe) kvm_mode= ;;	# the default on a CPU with VHE (-cpu max)
-*) echo "run-qemu: MODE must be protected, nvhe or vhe, not '$MODE'" >&2; exit 2 ;;
+*) echo "run-qemu: MODE must be protected, pnvhe, nvhe or vhe, not '$MODE'" >&2; exit 2 ;;
 esac
 case "$TIMEOUT" in
 ''|*[!0-9]*) echo "run-qemu: TIMEOUT must be a number of seconds" >&2; exit 2 ;;

@@ -5,7 +5,7 @@
 # ($RESULTS) as one line "<PASS|FAIL|UNSUPPORTED|UNTESTED|UNRESOLVED|XFAIL> <name>",
 # so the host never has to pick results out of console output.
 #
-# Environment: MODE (protected|nvhe), FILTER (grep -E pattern on test names).
+# Environment: MODE (protected|pnvhe|nvhe), FILTER (grep -E pattern on test names).
 set -u
 MODE=${MODE:-protected}
 FILTER=${FILTER:-.}
@@ -22,7 +22,8 @@ want() { echo "$1" | grep -qE -- "$FILTER"; }
 # 1. KVM came up in the intended mode.
 if want kvm-mode; then
 	case $MODE in
-	protected) pat='Protected .* mode initialized successfully' ;;
+	protected) pat='Protected hVHE mode initialized successfully' ;;
+	pnvhe) pat='Protected nVHE mode initialized successfully' ;;
 	nvhe) pat='Hyp nVHE mode initialized successfully' ;;
 	esac
 	if dmesg | grep -E "$pat"; then
@@ -35,7 +36,9 @@ fi
 
 # 2. ftracetest, one test file at a time so each result has a stable name.
 lists=$LIST
-[ -f "/usr/share/guest/smoke-$MODE.list" ] && lists="$lists /usr/share/guest/smoke-$MODE.list"
+list_mode=$MODE
+[ "$MODE" = pnvhe ] && list_mode=protected
+[ -f "/usr/share/guest/smoke-$list_mode.list" ] && lists="$lists /usr/share/guest/smoke-$list_mode.list"
 # shellcheck disable=SC2086
 tests=$(cat $lists | grep -v -e '^#' -e '^[[:space:]]*$' | while read -r t; do
 	if [ -d "$FTRACE/$t" ]; then
