@@ -33,6 +33,7 @@
 #include <asm/kvm_hyptrace.h>
 #include <asm/kvm_mmu.h>
 #include <asm/patching.h>
+#include <asm/setup.h>
 
 #include "hyp_ftrace.h"
 
@@ -336,10 +337,10 @@ free:
 }
 
 /*
- * Add the functions matching the glob @word to @hf's list, or remove them
- * with a leading "!". -EINVAL if no function matches.
+ * Add the functions matching the glob @word to @set, or remove them with a
+ * leading "!". -EINVAL if no function matches.
  */
-static int hyp_ftrace_apply(struct hyp_ftrace_file *hf, char *word)
+static int hyp_ftrace_apply(unsigned long *set, const char *word)
 {
 	bool remove = word[0] == '!';
 	bool found = false;
@@ -350,7 +351,7 @@ static int hyp_ftrace_apply(struct hyp_ftrace_file *hf, char *word)
 	for (i = 0; i < hyp_ftrace.nr; i++) {
 		if (!glob_match(word, hyp_ftrace.name[i]))
 			continue;
-		assign_bit(i, hf->set, !remove);
+		assign_bit(i, set, !remove);
 		found = true;
 	}
 	return found ? 0 : -EINVAL;
@@ -382,7 +383,7 @@ static ssize_t hyp_ftrace_write(struct file *file, const char __user *ubuf, size
 			continue;
 		hf->word[hf->len] = 0;
 		hf->len = 0;
-		ret = hyp_ftrace_apply(hf, hf->word);
+		ret = hyp_ftrace_apply(hf->set, hf->word);
 		if (ret)
 			return ret;
 	}
@@ -398,7 +399,7 @@ static int hyp_ftrace_release(struct inode *inode, struct file *file)
 		/* What the writes left unterminated, then the new list. */
 		if (hf->len) {
 			hf->word[hf->len] = 0;
-			hyp_ftrace_apply(hf, hf->word);
+			hyp_ftrace_apply(hf->set, hf->word);
 		}
 		mutex_lock(&hyp_ftrace.lock);
 		bitmap_copy(hyp_ftrace_list(hf->list), hf->set, hyp_ftrace.nr);
@@ -452,6 +453,46 @@ int hyp_ftrace_init_files(struct dentry *d)
 }
 
 /*
+ * hyp_ftrace_filter= and hyp_ftrace_notrace=: comma-separated globs, as
+ * written to set_ftrace_filter and set_ftrace_notrace, applied before the
+ * hypervisor registers its remote, so before trace_remote= or hyp_event=
+ * can turn on func or func_ret. Repeated, the lists add up.
+ */
+static char hyp_ftrace_boot_filter[COMMAND_LINE_SIZE] __initdata;
+static char hyp_ftrace_boot_notrace[COMMAND_LINE_SIZE] __initdata;
+
+static int __init hyp_ftrace_boot_add(char *buf, const char *arg)
+{
+	if (*buf)
+		strlcat(buf, ",", COMMAND_LINE_SIZE);
+	strlcat(buf, arg, COMMAND_LINE_SIZE);
+	return 1;
+}
+
+static int __init hyp_ftrace_filter_setup(char *arg)
+{
+	return hyp_ftrace_boot_add(hyp_ftrace_boot_filter, arg);
+}
+__setup("hyp_ftrace_filter=", hyp_ftrace_filter_setup);
+
+static int __init hyp_ftrace_notrace_setup(char *arg)
+{
+	return hyp_ftrace_boot_add(hyp_ftrace_boot_notrace, arg);
+}
+__setup("hyp_ftrace_notrace=", hyp_ftrace_notrace_setup);
+
+static void __init hyp_ftrace_boot_list(char *list, unsigned long *set, const char *param)
+{
+	char *word;
+
+	while ((word = strsep(&list, ","))) {
+		if (*word && hyp_ftrace_apply(set, word))
+			pr_warn("hypervisor function tracing: %s: no function matches %s\n",
+				param, word);
+	}
+}
+
+/*
  * Before the hypervisor is protected (device_initcall_sync), while its list
  * of sites can still be read: their addresses and names.
  */
@@ -484,6 +525,9 @@ static int __init hyp_ftrace_init(void)
 			goto fail;
 	}
 	hyp_ftrace.nr = nr;
+	hyp_ftrace_boot_list(hyp_ftrace_boot_filter, hyp_ftrace.filter, "hyp_ftrace_filter");
+	hyp_ftrace_boot_list(hyp_ftrace_boot_notrace, hyp_ftrace.notrace_set,
+			     "hyp_ftrace_notrace");
 	return 0;
 
 fail:
