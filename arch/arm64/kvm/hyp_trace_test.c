@@ -57,6 +57,8 @@
 #include <asm/kvm_mmu.h>
 #include <asm/sections.h>
 
+#include "hyp_ftrace.h"
+
 #define NR_TEST_PAGES	8	/* 2 CPUs x (meta + 3 data pages) */
 
 struct hostile {
@@ -550,8 +552,9 @@ DEFINE_SHOW_ATTRIBUTE(hostile);
  *
  * Then, for hyp_trace_fuzz_ops hypercalls per CPU, every online CPU makes
  * random tracing hypercalls (load, unload, enable, swap, reset, clock,
- * enable_event, write_event, valid or not) while another thread scribbles
- * over the shared pages; the pages are checked again at the end. Last, a
+ * enable_event, write_event, function tracing patches, valid or not) while
+ * another thread scribbles over the shared pages; the pages are checked
+ * again at the end, and every function tracing site unpatched. Last, a
  * valid buffer is unloaded and loaded again while every CPU writes (one more
  * case, counted as loaded).
  *
@@ -924,6 +927,23 @@ struct fuzz_thread {
 	unsigned int		bad_ret;
 };
 
+/*
+ * A function tracing patch, of a site or not, on or off or neither: whether
+ * the hypervisor answered as it should.
+ */
+static bool fuzz_ftrace_patch(u32 r)
+{
+	unsigned int nr = hyp_ftrace_nr_sites();
+	u64 idx = r & 0x200 ? (u64)r << 32 | r : (r >> 12) % (nr + 3);
+	u64 on = (r >> 10) & 3;
+	int ret;
+
+	ret = kvm_call_hyp_nvhe(__tracing_ftrace_patch, idx, on);
+	if (!nr)
+		return ret == -ENODEV;
+	return ret == (idx < nr && on <= 1 ? 0 : -EINVAL);
+}
+
 static int fuzz_hypercalls(void *arg)
 {
 	struct fuzz_thread *t = arg;
@@ -934,7 +954,7 @@ static int fuzz_hypercalls(void *arg)
 		u32 r = prandom_u32_state(&t->rnd);
 		int cpu = (int)((r >> 8) % (nr_cpu_ids + 2)) - 1;
 
-		switch (r % 9) {
+		switch (r % 10) {
 		case 0:
 			ret = hostile_load(t->area, t->size);
 			if (ret && ret != -EBUSY && ret != -EFAULT && ret != -EPERM)
@@ -962,6 +982,10 @@ static int fuzz_hypercalls(void *arg)
 		case 6:
 			kvm_call_hyp_nvhe(__tracing_enable_event, (r >> 8) % (HYP_NR_EVENTS + 2),
 					  r & 0x100);
+			break;
+		case 7:
+			if (!fuzz_ftrace_patch(r))
+				t->bad_ret++;
 			break;
 		default:
 			/* Any id but the one that panics the hypervisor. */
@@ -1228,6 +1252,15 @@ static int fuzz_show(struct seq_file *m, void *v)
 	for (id = 1; id < HYP_NR_EVENTS; id++)
 		kvm_call_hyp_nvhe(__tracing_enable_event, id, false);
 	hyp_trace_sync_clock();
+	/* Each function the concurrent phase traced: none after. */
+	for (i = 0; i < hyp_ftrace_nr_sites(); i++) {
+		int ret = kvm_call_hyp_nvhe(__tracing_ftrace_patch, i, 0);
+
+		if (ret) {
+			fuzz_fail(&f, "function tracing site %u cannot be unpatched (%d)", i, ret);
+			break;
+		}
+	}
 out:
 	for (i = 0; i < FUZZ_POOL; i++) {
 		/* A page the hypervisor still holds must not go back to the allocator. */
