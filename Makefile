@@ -20,6 +20,7 @@ BASE		:= $(B)/base
 SRC		:= $(B)/linux
 DEBUG		?= 0
 NOTRACE		?= 0
+NOFTRACE	?= 0
 ifeq ($(DEBUG),1)
 OBJ		:= $(B)/obj-debug
 FRAGMENTS	:= scripts/configs/qemu-pkvm.config scripts/configs/debug.config
@@ -29,6 +30,9 @@ FRAGMENTS	:= scripts/configs/qemu-pkvm.config scripts/configs/kcsan.config
 else ifeq ($(NOTRACE),1)
 OBJ		:= $(B)/obj-notrace
 FRAGMENTS	:= scripts/configs/qemu-pkvm.config scripts/configs/notrace.config
+else ifeq ($(NOFTRACE),1)
+OBJ		:= $(B)/obj-noftrace
+FRAGMENTS	:= scripts/configs/qemu-pkvm.config scripts/configs/noftrace.config
 else
 OBJ		:= $(B)/obj
 FRAGMENTS	:= scripts/configs/qemu-pkvm.config
@@ -118,6 +122,7 @@ stress: all
 
 bench: all
 	@$(MAKE) --no-print-directory NOTRACE=1 all
+	@$(MAKE) --no-print-directory NOFTRACE=1 all
 	@scripts/bench.sh
 
 series: assemble
@@ -147,7 +152,9 @@ help:
 	@echo '  make bench         print the writer benchmark (host ns/event; guest ratio'
 	@echo '                     against the kernel ring buffer) and the hypervisor tracing'
 	@echo '                     overhead (hypercall and guest-exit loops: compiled out,'
-	@echo '                     disabled, enabled; builds build/obj-notrace). Guest'
+	@echo '                     disabled, enabled; function tracing: one traced function,'
+	@echo '                     every function; builds build/obj-notrace and'
+	@echo '                     build/obj-noftrace). Guest'
 	@echo '                     figures count instructions (QEMU -icount), the same on'
 	@echo '                     every run; WALLCLOCK=1 gives TCG wall-clock ns instead'
 	@echo '  make tracing-objs  build only arch/arm64/kvm/ and kernel/trace/ (with NOTRACE=1:'
@@ -178,11 +185,13 @@ help:
 	@echo '  DEBUG_STRESS=0     make check without the debug kernel and its stress run'
 	@echo '  NOTRACE=1          build with hypervisor tracing compiled out into'
 	@echo '                     build/obj-notrace (make bench does it)'
+	@echo '  NOFTRACE=1         build without hypervisor function tracing into'
+	@echo '                     build/obj-noftrace (make bench does it)'
 	@echo '  TESTS="pattern"    make check: run only host/guest tests whose name matches'
 	@echo '  JOBS=N             parallel build jobs (default: nproc)'
 
 clean:
-	rm -rf $(B)/obj $(B)/obj-debug $(B)/obj-kcsan $(B)/obj-notrace $(B)/stage $(B)/series $(B)/sc
+	rm -rf $(B)/obj $(B)/obj-debug $(B)/obj-kcsan $(B)/obj-notrace $(B)/obj-noftrace $(B)/stage $(B)/series $(B)/sc
 
 distclean:
 	rm -rf $(B)

@@ -89,8 +89,13 @@ echo "== hypervisor tracing overhead ($MODE mode, $how): tracing compiled in"
 hyp_boot "$OBJ" traced
 echo "== hypervisor tracing overhead ($MODE mode, $how): tracing compiled out"
 hyp_boot build/obj-notrace notrace
+# Function tracing's own cost: tracing compiled in, function tracing not
+# (its rows are renamed nof_disabled, nof_enabled).
+echo "== hypervisor tracing overhead ($MODE mode, $how): function tracing compiled out"
+hyp_boot build/obj-noftrace noftrace
+sed -i 's/^\(BENCH [a-z]* \)\([a-z]*\)/\1nof_\2/' build/bench/noftrace/out
 cat build/bench/rb.out build/bench/latency.out build/bench/latency1.out \
-	build/bench/traced/out build/bench/notrace/out |
+	build/bench/traced/out build/bench/notrace/out build/bench/noftrace/out |
 	tr -d '\r' | awk -v unit="$unit" '
 	$1 == "BENCH" { best[$2 "," $3] = $4; med[$2 "," $3] = $5 }
 	/rb_bench: .* ratio/ && /best:/ { sub(/.*ratio /, ""); ratio_clock = $1 }
@@ -105,6 +110,7 @@ cat build/bench/rb.out build/bench/latency.out build/bench/latency1.out \
 		h = $0; sub(/.*histogram /, "", h); hist[$1 "," $2] = h
 	}
 	$1 == "RECORD" { rec[$2] = $3 }
+	$1 == "FTRACE_EXIT" { fexit = fexit " " $2 "(" $3 ")" }
 	function flat(what, a, b, d) {
 		d = a ? (b - a) * 100 / a : 0
 		printf "  %-58s %10s  %-8s %s\n", what, sprintf("%d / %d", a, b),
@@ -128,9 +134,23 @@ cat build/bench/rb.out build/bench/latency.out build/bench/latency1.out \
 		line("hcall", "best", best); line("hcall", "median", med)
 		print "guest HVC exit loop, " unit "/exit:"
 		line("exit", "best", best); line("exit", "median", med)
+		if ("hcall,nof_disabled" in best)
+			printf "without function tracing (CONFIG_NVHE_EL2_FTRACE=n), tracing disabled, best: hcall %d, exit %d %s\n",
+				best["hcall,nof_disabled"], best["exit,nof_disabled"], unit
 		ev = best["event,on"] - best["event,off"]
 		printf "one event at EL2 (write_event hypercall, selftest on minus off, %s): best %d, median %d\n",
 			unit, ev, med["event,on"] - med["event,off"]
+		fe = best["ftrace,func"] - best["ftrace,off"]
+		fr = best["ftrace,funcret"] - best["ftrace,off"]
+		if ("ftrace,off" in best) {
+			printf "one traced hypervisor function (write_event handler, %s): entry (func) best %d, median %d; entry + return (func, func_ret) best %d, median %d\n",
+				unit, fe, med["ftrace,func"] - med["ftrace,off"], fr,
+				med["ftrace,funcret"] - med["ftrace,off"]
+			printf "guest HVC exit loop, every hypervisor function traced (func, func_ret), %s/exit: best %d (%s vs disabled), median %d\n",
+				unit, best["exit,ftrace_all"], pct(best["exit,ftrace_all"], best["exit,disabled"]),
+				med["exit,ftrace_all"]
+			printf "functions traced per guest exit:%s\n", fexit
+		}
 		if (unit != "insns")
 			exit
 		# Issue 11 targets, protected mode, instructions (best figures).
@@ -144,6 +164,13 @@ cat build/bench/rb.out build/bench/latency.out build/bench/latency1.out \
 		target("hcall loop disabled - compiled out", best["hcall,disabled"] - best["hcall,out"], "<= 6",
 		       best["hcall,disabled"] - best["hcall,out"] <= 6)
 		target("guest exit loop, hyp_enter/exit + vcpu_exit on, over out", sprintf("%+.1f%%", exitpct), "<= 5%", exitpct <= 5)
+		if ("ftrace,off" in best) {
+			target("one traced hypervisor function entry (func)", fe, "<= 50", fe <= 50)
+			hn = best["hcall,disabled"] - best["hcall,nof_disabled"]
+			en = best["exit,disabled"] - best["exit,nof_disabled"]
+			target("hcall loop, no function traced - function tracing out", hn, "<= 2", hn <= 2)
+			target("guest exit loop, no function traced - function tracing out", en, "<= 2", en <= 2)
+		}
 		print "== reader costs, 3 pages per CPU / 4 MiB per CPU (instructions; same within 10 %)"
 		flat("writer swap after the ring was overwritten 1.5 times", swap["3,lap"], swap["1025,lap"])
 		for (i = 1; i <= 2; i++) {

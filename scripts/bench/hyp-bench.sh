@@ -81,3 +81,44 @@ if [ -d $hyp ]; then
 	report event off
 	report event on
 fi
+
+# Function tracing (CONFIG_NVHE_EL2_FTRACE): the same write_event loop, its
+# handler traced by func, then by func and func_ret (selftest off: the
+# handler returns at once); then the guest-exit loop with every function
+# of the hypervisor traced, entries and returns.
+if [ -f $hyp/set_ftrace_filter ]; then
+	rm -f /tmp/bench.*
+	echo 1 > tracing_on
+	echo handle___tracing_write_event > set_ftrace_filter
+	for run in 1 2 3 4 5; do
+		add ftrace off "$(hcall write_event=1)"
+		echo 1 > events/hypervisor/func/enable
+		add ftrace func "$(hcall write_event=1)"
+		echo 1 > events/hypervisor/func_ret/enable
+		add ftrace funcret "$(hcall write_event=1)"
+		echo 0 > events/hypervisor/func/enable
+		echo 0 > events/hypervisor/func_ret/enable
+		echo 0 > trace
+	done
+	echo '*' > set_ftrace_filter
+	for run in 1 2 3; do
+		echo 1 > events/hypervisor/func/enable
+		echo 1 > events/hypervisor/func_ret/enable
+		add exit ftrace_all "$(guest_exits)"
+		echo 0 > events/hypervisor/func/enable
+		echo 0 > events/hypervisor/func_ret/enable
+		echo 0 > trace
+	done
+	# What runs per guest exit, for choosing what never to trace.
+	echo 1 > events/hypervisor/func/enable
+	hyp_workload -v 1 -r 1 -c 1000 -s 0 -w 0 > /dev/null
+	echo 0 > events/hypervisor/func/enable
+	echo 0 > tracing_on
+	grep -o ' func [^ ]*' trace | sort | uniq -c | sort -rn | awk '$1 >= 1000 { print "FTRACE_EXIT", $3, $1 }'
+	echo > set_ftrace_filter
+	echo 0 > trace
+	report ftrace off
+	report ftrace func
+	report ftrace funcret
+	report exit ftrace_all
+fi

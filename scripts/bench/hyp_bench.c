@@ -2,10 +2,11 @@
 /*
  * Benchmark module (not part of the series): cost of a host hypercall
  * round trip to the nVHE/pKVM hypervisor, through its host trap path (where
- * hyp_enter, host_hcall and hyp_exit are traced). The hypercall is one
- * past the last one the hypervisor knows: it fails the same way whether
- * tracing is compiled in or not, so the loop measures the trap path and
- * its three event sites, nothing else. With write_event=1 it calls __tracing_write_event instead, which
+ * hyp_enter, host_hcall and hyp_exit are traced). The hypercall is far
+ * past the last one the hypervisor knows: it fails the same way whatever
+ * is compiled in, so the loop measures the trap path and its three event
+ * sites, nothing else. With write_event=1 it calls __tracing_write_event
+ * instead, which
  * writes one selftest event when that event is on: the difference between
  * on and off is the cost of one event at EL2. Prints the best of a few runs
  * and fails to load on purpose (nothing to unload).
@@ -16,7 +17,8 @@
 #include <linux/timekeeping.h>
 #include <asm/kvm_asm.h>
 
-#define BENCH_HCALL_UNKNOWN	KVM_HOST_SMCCC_ID(__KVM_HOST_SMCCC_FUNC___tracing_write_event + 1)
+/* Not "the last one + 1": a hypercall added after it would be that. */
+#define BENCH_HCALL_UNKNOWN	KVM_HOST_SMCCC_ID(0x1000)
 
 static unsigned int calls = 20000;
 module_param(calls, uint, 0444);
