@@ -104,6 +104,24 @@ grep -q 'id=\\"a' "$tmp/q.json"
 if "$tmp/hyp-stat" report --timeline /nonexistent/t.json "$tmp/events" 2> /dev/null; then
 	exit 1
 fi
+# Function tracing: one row per function from its func_ret events, in the
+# remote's text and trace-cmd's (kallsyms names), most time first; func
+# events and a malformed return are not counted.
+printf '%b' '[000]\t 1.000000: func handle_trap <- __host_enter_restore_full\n' \
+'[000]\t 1.000001: func_ret handle___kvm_vcpu_run depth=1 (250.000 us)\n' \
+'[000]\t 1.000002: func_ret handle_trap depth=0 (259.500 us)\n' \
+'[000]\t 1.000003: func_ret handle_trap depth=0 (1.500 us)\n' \
+'  <idle>-0  [001]  2.000000: func_ret:  __kvm_nvhe_handle___kvm_vcpu_run depth=1 (50.000 us)\n' \
+'  <idle>-0  [001]  2.000001: func_ret:  __kvm_nvhe_pkvm_load_hyp_vcpu depth=2 (0.001 us)\n' \
+'[000]\t 1.000004: func_ret handle_trap depth=0 (-3.000 us)\n' \
+'[000]\t 1.000005: func_ret handle_trap depth=0\n' |
+	"$tmp/hyp-stat" report > "$tmp/funcs"
+cat "$tmp/funcs"
+grep -A4 '^Hypervisor functions' "$tmp/funcs" | tail -n 3 | tr -s ' ' > "$tmp/frows"
+printf '%s\n' 'handle___kvm_vcpu_run 2 300.000 150.000 50.000 250.000 250.000' \
+	'handle_trap 2 261.000 130.500 1.500 259.500 259.500' \
+	'pkvm_load_hyp_vcpu 1 0.001 0.001 0.001 0.001 0.001' | cmp - "$tmp/frows"
+grep -q '^2 lines not understood' "$tmp/funcs"
 # Usage errors.
 if "$tmp/hyp-stat" bogus 2> /dev/null; then exit 1; fi
 if "$tmp/hyp-stat" report /nonexistent 2> /dev/null; then exit 1; fi

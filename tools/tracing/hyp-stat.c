@@ -22,6 +22,10 @@
  * Host traps: from an entry from the host (hvc, smc, host_abort) to the
  * next exit on that CPU, per hypercall id, SMC function id or abort.
  * Per CPU: the entries and the time between each entry and its exit.
+ * Hypervisor functions, with function tracing (func_ret): per function
+ * traced, the calls that returned and their times, as function_profile
+ * shows the kernel's; "record" turns func_ret on where the remote has it,
+ * for the functions in its set_ftrace_filter.
  *
  * Times are in microseconds. Events reported lost end every interval open
  * on that CPU (or vCPU), which is then not counted.
@@ -47,7 +51,7 @@
 
 #define MAX_CPUS	512
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define NAME_LEN	32
+#define NAME_LEN	64
 
 struct stat_row {
 	int		pid, vcpu;		/* guest exits; -1 otherwise */
@@ -74,8 +78,8 @@ struct cpu_state {
 	char		args[512];		/* timeline: the stay's events */
 };
 
-static struct stat_row *exits, *traps;
-static size_t nr_exits, nr_traps;
+static struct stat_row *exits, *traps, *funcs;
+static size_t nr_exits, nr_traps, nr_funcs;
 static struct vcpu_state *vcpus;
 static size_t nr_vcpus;
 static struct cpu_state cpus[MAX_CPUS];
@@ -283,6 +287,31 @@ static void lost(int cpu)
 	}
 }
 
+/*
+ * "handle_trap depth=0 (2.016 us)", or from trace-cmd
+ * "__kvm_nvhe_handle_trap depth=0 (2.016 us)": one call of that function.
+ */
+static void func_ret(const char *fields)
+{
+	char fn[NAME_LEN];
+	const char *p;
+	double us;
+	size_t n;
+
+	if (!strncmp(fields, "__kvm_nvhe_", 11))
+		fields += 11;
+	n = strcspn(fields, " +");
+	p = strstr(fields, " (");
+	if (!n || n >= sizeof(fn) || !p || sscanf(p, " (%lf us)", &us) != 1 ||
+	    !(us >= 0 && us < 1e12)) {
+		bad_lines++;
+		return;
+	}
+	memcpy(fn, fields, n);
+	fn[n] = 0;
+	row_add(row_of(&funcs, &nr_funcs, -1, -1, fn), (uint64_t)(us * 1000 + 0.5));
+}
+
 static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 {
 	struct cpu_state *c = &cpus[cpu];
@@ -383,6 +412,8 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 	} else if (!strcmp(name, "host_mem_abort") && c->entered && c->host) {
 		snprintf(c->class, NAME_LEN, "host_abort");
 		timeline_arg(c, name, fields);
+	} else if (!strcmp(name, "func_ret")) {
+		func_ret(fields);
 	} else if (c->entered) {
 		timeline_arg(c, name, fields);
 	}
@@ -486,6 +517,16 @@ static int cmp_row(const void *a, const void *b)
 	return strcmp(x->class, y->class);
 }
 
+/* Most time first, as function_profile. */
+static int cmp_total(const void *a, const void *b)
+{
+	const struct stat_row *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return strcmp(x->class, y->class);
+}
+
 static void print_times(struct stat_row *r)
 {
 	uint64_t p99;
@@ -526,6 +567,18 @@ static void report(void)
 		for (i = 0; i < nr_traps; i++) {
 			printf("%-29s", traps[i].class);
 			print_times(&traps[i]);
+		}
+		printf("\n");
+	}
+	if (nr_funcs) {
+		qsort(funcs, nr_funcs, sizeof(*funcs), cmp_total);
+		printf("Hypervisor functions, call to return (us):\n");
+		printf("%-37s %8s %12s %10s %10s %10s %10s\n", "function", "calls", "total",
+		       "mean", "min", "max", "p99");
+		for (i = 0; i < nr_funcs; i++) {
+			funcs[i].count = funcs[i].nr;
+			printf("%-37s", funcs[i].class);
+			print_times(&funcs[i]);
 		}
 		printf("\n");
 	}
@@ -703,6 +756,10 @@ static int record(int argc, char **argv)
 		if (write_file(path, "1"))
 			return 1;
 	}
+	/* Function tracing: only what set_ftrace_filter lists, none by default. */
+	snprintf(path, sizeof(path), "%s/events/hypervisor/func_ret/enable", remote_dir);
+	if (!access(path, W_OK) && write_file("events/hypervisor/func_ret/enable", "1"))
+		return 1;
 	snprintf(path, sizeof(path), "%s/trace_pipe", remote_dir);
 	fd = open(path, O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
