@@ -30,6 +30,10 @@ shift 3
 		}
 		return n
 	}
+	function fail(msg) {
+		print "hypervisor function tracer: " msg > "/dev/stderr"
+		bad = 1
+	}
 	$1 == "site" { site[hex($2)] = 1; next }
 	$1 == "vma" { vma = hex($2); next }
 	/^[0-9a-f]+ <[^>]+>:$/ {
@@ -52,14 +56,10 @@ shift 3
 		bad = 0
 		for (i = 1; i <= n; i++) {
 			f = todo[i]
-			if (f in start && (site[start[f]] || site[start[f] + 4])) {
-				printf "hypervisor function tracer calls %s (from %s), which has a patch site\n", f, from[f] > "/dev/stderr"
-				bad = 1
-			}
-			if (indirect[f]) {
-				printf "hypervisor function tracer: indirect call in %s\n", f > "/dev/stderr"
-				bad = 1
-			}
+			if (f in start && (site[start[f]] || site[start[f] + 4]))
+				fail("calls " f " (from " from[f] "), which has a patch site")
+			if (indirect[f])
+				fail("indirect call in " f)
 			m = split(call[f], c, " ")
 			for (j = 1; j <= m; j++) {
 				if (c[j] in seen)
