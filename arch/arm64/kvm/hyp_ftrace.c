@@ -23,6 +23,7 @@
 #include <linux/seq_file.h>
 #include <linux/security.h>
 #include <linux/slab.h>
+#include <linux/stop_machine.h>
 #include <linux/string.h>
 #include <linux/trace_seq.h>
 #include <linux/trace_remote_event.h>
@@ -142,31 +143,57 @@ static int hyp_ftrace_patch(unsigned int i, bool on)
 					      on ? insn : aarch64_insn_gen_nop());
 }
 
-/* Patch what should be and only that. Called with the lock held. */
-static int hyp_ftrace_update(void)
+static bool hyp_ftrace_wanted(unsigned int i)
+{
+	return (hyp_ftrace.func_on || hyp_ftrace.ret_on) && test_bit(i, hyp_ftrace.filter) &&
+	       !test_bit(i, hyp_ftrace.notrace_set);
+}
+
+/* Runs alone (stop_machine); *@failed: the first site it could not patch. */
+static int hyp_ftrace_update_cb(void *failed)
 {
 	unsigned int i;
 	int ret = 0;
 
-	lockdep_assert_held(&hyp_ftrace.lock);
 	for (i = 0; i < hyp_ftrace.nr; i++) {
-		bool on = (hyp_ftrace.func_on || hyp_ftrace.ret_on) &&
-			  test_bit(i, hyp_ftrace.filter) &&
-			  !test_bit(i, hyp_ftrace.notrace_set);
+		bool on = hyp_ftrace_wanted(i);
 		int err;
 
 		if (on == test_bit(i, hyp_ftrace.patched))
 			continue;
 		err = hyp_ftrace_patch(i, on);
 		if (err) {
-			if (!ret)
-				pr_warn_ratelimited("hypervisor function tracing: cannot patch %s (%d)\n",
-						    hyp_ftrace.name[i], err);
-			ret = ret ?: err;
+			if (!ret) {
+				*(unsigned int *)failed = i;
+				ret = err;
+			}
 			continue;
 		}
 		assign_bit(i, hyp_ftrace.patched, on);
 	}
+	return ret;
+}
+
+/*
+ * Patch what should be and only that, with the other CPUs out of the
+ * hypervisor. Called with the lock held.
+ */
+static int hyp_ftrace_update(void)
+{
+	unsigned int i, failed;
+	int ret;
+
+	lockdep_assert_held(&hyp_ftrace.lock);
+	for (i = 0; i < hyp_ftrace.nr; i++)
+		if (hyp_ftrace_wanted(i) != test_bit(i, hyp_ftrace.patched))
+			break;
+	if (i == hyp_ftrace.nr)
+		return 0;
+	failed = i;
+	ret = stop_machine(hyp_ftrace_update_cb, &failed, NULL);
+	if (ret)
+		pr_warn_ratelimited("hypervisor function tracing: cannot patch %s (%d)\n",
+				    hyp_ftrace.name[failed], ret);
 	return ret;
 }
 
