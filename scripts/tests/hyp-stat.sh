@@ -1,12 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # hyp-stat, built for the host from the assembled tree, reports known events
-# exactly: the remote's own text and trace-cmd's, LOST marks, bad lines.
+# exactly: the remote's own text and trace-cmd's, LOST marks, bad lines;
+# its timeline is JSON and UTF-8 whatever the input; time going backwards
+# gives no absurd figure.
 set -euo pipefail
 SRC=${SRC:-build/linux}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-gcc -O2 -Wall -Wextra -Werror -o "$tmp/hyp-stat" "$SRC/tools/tracing/hyp-stat.c"
+# With ASan and UBSan: any report fails the test.
+gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -Wall -Wextra -Werror \
+	-o "$tmp/hyp-stat" "$SRC/tools/tracing/hyp-stat.c"
 
 # Two exits of vCPU 0 (pid 55): an HVC of 13 us (host hypercall 33 of 3 us
 # on the way back in) and a WFI cut by a LOST mark on CPU 1, counted but not
@@ -122,6 +126,84 @@ printf '%s\n' 'handle___kvm_vcpu_run 2 300.000 150.000 50.000 250.000 250.000' \
 	'handle_trap 2 261.000 130.500 1.500 259.500 259.500' \
 	'pkvm_load_hyp_vcpu 1 0.001 0.001 0.001 0.001 0.001' | cmp - "$tmp/frows"
 grep -q '^2 lines not understood' "$tmp/funcs"
+# Any bytes in names and fields: the timeline is still JSON, and UTF-8
+# (what is not UTF-8 becomes U+FFFD, what is stays).
+printf '%b' '[000]\t 1.000000: hyp_enter reason=hv\xffc"\\\\ vcpu=-1 pid=-1\n' \
+'[000]\t 1.000001: we"ird\\\\ev\x01\xfe id=\xff\xc3"\x02 name=\xc3\xa9t\xc3\xa9\n' \
+'[000]\t 1.000002: hyp_exit reason=eret_host vcpu=-1 pid=-1\n' \
+'[001]\t 1.000000: hyp_enter reason=guest_exit vcpu=0 pid=7\n' \
+'[001]\t 1.000001: vcpu_exit vcpu=0 pid=7 code=\xe2\x82 ec=x\n' \
+'[001]\t 1.000002: hyp_exit reason=eret_guest vcpu=0 pid=7\n' |
+	"$tmp/hyp-stat" report --timeline "$tmp/u.json" > /dev/null
+python3 - "$tmp/u.json" <<'EOF2'
+import json, sys
+t = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))
+sl = [e for e in t["traceEvents"] if e["ph"] == "X"]
+names = sorted(e["name"] for e in sl)
+assert names == ["guest_exit \ufffd\ufffd", 'hv\ufffdc"\\\\', "\ufffd\ufffd"], names
+args = [e for e in sl if e["pid"] == 1 and e["tid"] == 0][0]["args"]
+assert args['we"ird\\\\ev\x01\ufffd'] == 'id=\ufffd\ufffd"\x02 name=\u00e9t\u00e9', args
+EOF2
+# Time going backwards (a clock stepped back, CPUs merged out of order): a
+# stay that starts before the last one on its CPU ended, or ends before it
+# started, is not timed but counted; no wrapped figure, no share over 100 %,
+# no overlap on any track of the timeline.
+printf '%b' '[002]\t 5.000000: hyp_enter reason=hvc vcpu=-1 pid=-1\n' \
+'[002]\t 5.000010: hyp_exit reason=eret_host vcpu=-1 pid=-1\n' \
+'[002]\t 4.000000: hyp_enter reason=hvc vcpu=-1 pid=-1\n' \
+'[002]\t 4.000005: hyp_exit reason=eret_host vcpu=-1 pid=-1\n' \
+'[002]\t 3.000000: hyp_enter reason=smc vcpu=-1 pid=-1\n' \
+'[002]\t 6.000000: hyp_exit reason=eret_host vcpu=-1 pid=-1\n' \
+'[002]\t 6.000100: hyp_enter reason=hvc vcpu=-1 pid=-1\n' \
+'[002]\t 6.000120: hyp_exit reason=eret_host vcpu=-1 pid=-1\n' \
+'[003]\t 9.000000: hyp_enter reason=guest_exit vcpu=1 pid=8\n' \
+'[003]\t 9.000004: hyp_exit reason=eret_guest vcpu=1 pid=8\n' \
+'[001]\t 8.000000: hyp_enter reason=guest_exit vcpu=1 pid=8\n' \
+'[001]\t 8.000002: hyp_exit reason=eret_guest vcpu=1 pid=8\n' \
+'[003]\t 9.000010: hyp_enter reason=hvc vcpu=-1 pid=-1\n' \
+'[003]\t 2.000000: hyp_exit reason=eret_host vcpu=-1 pid=-1\n' |
+	"$tmp/hyp-stat" report --timeline "$tmp/b.json" > "$tmp/back"
+cat "$tmp/back"
+back() { # first words of the row
+	grep -E "^ *$1 " "$tmp/back" | tr -s ' ' | sed 's/^ //'
+}
+[ "$(back hvc | cut -d' ' -f1-4)" = "hvc 2 30.000 15.000" ]
+[ "$(back 2 | cut -d' ' -f1-3)" = "2 4 30.000" ]
+[ "$(back 3 | cut -d' ' -f1-3)" = "3 2 4.000" ]
+grep -q '^4 intervals not timed: time went backwards' "$tmp/back"
+if awk '/per CPU/ { on = 1; next } on && $5 ~ /%$/ && $5 + 0 > 100' "$tmp/back" | grep -q .; then
+	exit 1
+fi
+if grep -qE '[0-9]{9}\.' "$tmp/back"; then exit 1; fi
+python3 - "$tmp/b.json" <<'EOF2'
+import json, sys
+sl = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "X"]
+tracks = {}
+for e in sl:
+    assert e["dur"] >= 0, e
+    tracks.setdefault((e["pid"], e["tid"]), []).append(e)
+for k, v in tracks.items():
+    v.sort(key=lambda e: e["ts"])
+    for a, b in zip(v, v[1:]):
+        assert a["ts"] + a["dur"] <= b["ts"] + 1e-9, (k, a, b)
+EOF2
+# record cuts nothing that report would not: the same text, a line of
+# 5000 bytes in it, gives the same report (a tracefs stand-in: files).
+mkdir -p "$tmp/fs/remotes/hypervisor/events/hypervisor"
+for e in hyp_enter hyp_exit vcpu_exit host_hcall host_smc host_mem_abort; do
+	mkdir -p "$tmp/fs/remotes/hypervisor/events/hypervisor/$e"
+	touch "$tmp/fs/remotes/hypervisor/events/hypervisor/$e/enable"
+done
+touch "$tmp/fs/remotes/hypervisor/"{tracing_on,trace,events/enable}
+{
+	cat "$tmp/events"
+	printf '[000]\t 7.000000: hyp_enter x=%05000d reason=hvc vcpu=-1 pid=-1\n' 0
+	printf '[000]\t 7.000002: hyp_exit reason=eret_host vcpu=-1 pid=-1\n'
+} > "$tmp/long"
+cp "$tmp/long" "$tmp/fs/remotes/hypervisor/trace_pipe"
+"$tmp/hyp-stat" record -t "$tmp/fs" -- true > "$tmp/rec"
+"$tmp/hyp-stat" report "$tmp/long" | cmp - "$tmp/rec"
+grep -qE '^hvc +1 +2\.000 ' "$tmp/rec"
 # Usage errors.
 if "$tmp/hyp-stat" bogus 2> /dev/null; then exit 1; fi
 if "$tmp/hyp-stat" report /nonexistent 2> /dev/null; then exit 1; fi

@@ -42,6 +42,7 @@
 #include <getopt.h>
 #include <poll.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,45 +61,99 @@ struct stat_row {
 	uint64_t	*ns;			/* the times of those that ended */
 	size_t		nr, alloc;
 	uint64_t	total, min, max;
+	size_t		next;			/* in its hash chain */
 };
 
 struct vcpu_state {
 	int		pid, vcpu;
 	uint64_t	since;			/* 0: not in an exit */
 	uint64_t	running;		/* 0: not known to run */
+	uint64_t	last_end;		/* end of its last slice */
+	unsigned long	lost_gen;		/* lost marks it has seen */
 	char		class[NAME_LEN];
+	size_t		next;
 };
 
 struct cpu_state {
 	uint64_t	entered;		/* 0: not in the hypervisor */
 	bool		host;			/* entered from the host */
 	char		class[NAME_LEN];
-	uint64_t	first, last, total, entries;
+	uint64_t	last, covered, total, entries;
+	uint64_t	last_end;		/* end of its last timed stay */
 	bool		seen;
 	char		args[512];		/* timeline: the stay's events */
 };
 
-static struct stat_row *exits, *traps, *funcs;
-static size_t nr_exits, nr_traps, nr_funcs;
-static struct vcpu_state *vcpus;
-static size_t nr_vcpus;
+/* Rows (or vCPUs) in an array, found through hash chains of indexes. */
+struct table {
+	void		*items;
+	size_t		size, next;		/* of an item, of its next */
+	size_t		nr, alloc;
+	size_t		*heads, nr_heads;
+};
+
+#define NONE	((size_t)-1)
+
+#define ROWS	{ .size = sizeof(struct stat_row), .next = offsetof(struct stat_row, next) }
+static struct table exits = ROWS, traps = ROWS, funcs = ROWS;
+static struct table vcpus = {
+	.size = sizeof(struct vcpu_state), .next = offsetof(struct vcpu_state, next)
+};
+
 static struct cpu_state cpus[MAX_CPUS];
-static unsigned long lost_lines, bad_lines;
+static unsigned long lost_lines, bad_lines, backwards;
 
 /* The JSON timeline, or NULL. */
 static FILE *timeline;
 static bool timeline_cpu_named[MAX_CPUS];
 
-/* @s as the inside of a JSON string. */
+/* The length of the UTF-8 sequence at @s, 0 if it is not one. */
+static int utf8_len(const unsigned char *s)
+{
+	int n, i;
+	uint32_t c;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] < 0xe0)
+		n = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] < 0xf0)
+		n = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] < 0xf5)
+		n = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates, beyond U+10FFFF. */
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c < 0xe000))
+		return 0;
+	return n;
+}
+
+/* @s as the inside of a JSON string: UTF-8, U+FFFD for what is not. */
 static void json_str(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
+	const unsigned char *p = (const unsigned char *)s;
+	int n;
+
+	while (*p) {
+		n = utf8_len(p);
+		if (!n) {
+			fputs("\\ufffd", f);
+			p++;
+		} else if (*p == '"' || *p == '\\') {
+			fprintf(f, "\\%c", *p++);
+		} else if (*p < 0x20) {
+			fprintf(f, "\\u%04x", *p++);
+		} else {
+			fwrite(p, 1, n, f);
+			p += n;
+		}
 	}
 }
 
@@ -180,7 +235,9 @@ static void timeline_arg(struct cpu_state *c, const char *name, const char *fiel
 	f = fmemopen(c->args + len, sizeof(c->args) - len, "w");
 	if (!f)
 		return;
-	fprintf(f, "%s\"%s\":\"", len ? "," : "", name);
+	fprintf(f, "%s\"", len ? "," : "");
+	json_str(f, name);
+	fprintf(f, "\":\"");
 	json_str(f, fields);
 	fprintf(f, "\"");
 	/* Too long: keep what was there, still valid JSON. */
@@ -199,29 +256,100 @@ static void *xrealloc(void *p, size_t size)
 	return p;
 }
 
-static struct stat_row *row_of(struct stat_row **rows, size_t *nr, int pid, int vcpu,
-			       const char *class)
+static uint64_t hash_key(int pid, int vcpu, const char *class)
 {
-	size_t i;
+	uint64_t h = 14695981039346656037ULL;
 
-	for (i = 0; i < *nr; i++) {
-		struct stat_row *r = &(*rows)[i];
+	h = (h ^ (uint32_t)pid) * 1099511628211ULL;
+	h = (h ^ (uint32_t)vcpu) * 1099511628211ULL;
+	for (; class && *class; class++)
+		h = (h ^ (unsigned char)*class) * 1099511628211ULL;
+	return h ^ (h >> 29);
+}
 
-		if (r->pid == pid && r->vcpu == vcpu && !strcmp(r->class, class))
+static void *item(struct table *t, size_t i)
+{
+	return (char *)t->items + i * t->size;
+}
+
+/* The chain of @t that holds @h: grown to keep chains short. */
+static size_t *chain(struct table *t, uint64_t h, size_t (*hash)(void *))
+{
+	size_t i, *head;
+
+	if (t->nr >= t->nr_heads) {
+		free(t->heads);
+		t->nr_heads = t->nr_heads ? 2 * t->nr_heads : 256;
+		t->heads = xrealloc(NULL, t->nr_heads * sizeof(*t->heads));
+		for (i = 0; i < t->nr_heads; i++)
+			t->heads[i] = NONE;
+		for (i = 0; i < t->nr; i++) {
+			size_t *next = (size_t *)((char *)item(t, i) + t->next);
+
+			head = &t->heads[hash(item(t, i)) & (t->nr_heads - 1)];
+			*next = *head;
+			*head = i;
+		}
+	}
+	return &t->heads[h & (t->nr_heads - 1)];
+}
+
+/* A new zeroed item of @t at the head of chain @head. */
+static void *add_item(struct table *t, size_t *head)
+{
+	size_t *next;
+	void *p;
+
+	if (t->nr == t->alloc) {
+		t->alloc = t->alloc ? 2 * t->alloc : 64;
+		t->items = xrealloc(t->items, t->alloc * t->size);
+	}
+	p = item(t, t->nr);
+	memset(p, 0, t->size);
+	next = (size_t *)((char *)p + t->next);
+	*next = *head;
+	*head = t->nr++;
+	return p;
+}
+
+static size_t hash_row(void *p)
+{
+	struct stat_row *r = p;
+
+	return hash_key(r->pid, r->vcpu, r->class);
+}
+
+static size_t hash_vcpu(void *p)
+{
+	struct vcpu_state *v = p;
+
+	return hash_key(v->pid, v->vcpu, NULL);
+}
+
+static struct stat_row *row_of(struct table *t, int pid, int vcpu, const char *class)
+{
+	char name[NAME_LEN];
+	struct stat_row *r;
+	size_t *head, i;
+
+	snprintf(name, sizeof(name), "%s", class);
+	head = chain(t, hash_key(pid, vcpu, name), hash_row);
+	for (i = *head; i != NONE; i = r->next) {
+		r = item(t, i);
+		if (r->pid == pid && r->vcpu == vcpu && !strcmp(r->class, name))
 			return r;
 	}
-	*rows = xrealloc(*rows, (*nr + 1) * sizeof(**rows));
-	memset(&(*rows)[*nr], 0, sizeof(**rows));
-	(*rows)[*nr].pid = pid;
-	(*rows)[*nr].vcpu = vcpu;
-	snprintf((*rows)[*nr].class, NAME_LEN, "%s", class);
-	return &(*rows)[(*nr)++];
+	r = add_item(t, head);
+	r->pid = pid;
+	r->vcpu = vcpu;
+	memcpy(r->class, name, sizeof(name));
+	return r;
 }
 
 static void row_add(struct stat_row *r, uint64_t ns)
 {
 	if (r->nr == r->alloc) {
-		r->alloc = r->alloc ? 2 * r->alloc : 64;
+		r->alloc = r->alloc ? 2 * r->alloc : 4;
 		r->ns = xrealloc(r->ns, r->alloc * sizeof(*r->ns));
 	}
 	r->ns[r->nr++] = ns;
@@ -234,19 +362,30 @@ static void row_add(struct stat_row *r, uint64_t ns)
 
 static struct vcpu_state *vcpu_of(int pid, int vcpu)
 {
-	size_t i;
+	struct vcpu_state *v;
+	size_t *head, i;
 
-	for (i = 0; i < nr_vcpus; i++) {
-		if (vcpus[i].pid == pid && vcpus[i].vcpu == vcpu)
-			return &vcpus[i];
+	head = chain(&vcpus, hash_key(pid, vcpu, NULL), hash_vcpu);
+	for (i = *head; i != NONE; i = v->next) {
+		v = item(&vcpus, i);
+		if (v->pid == pid && v->vcpu == vcpu)
+			break;
 	}
-	vcpus = xrealloc(vcpus, (nr_vcpus + 1) * sizeof(*vcpus));
-	memset(&vcpus[nr_vcpus], 0, sizeof(*vcpus));
-	vcpus[nr_vcpus].pid = pid;
-	vcpus[nr_vcpus].vcpu = vcpu;
-	if (timeline)
-		timeline_name_vcpu(pid, vcpu);
-	return &vcpus[nr_vcpus++];
+	if (i == NONE) {
+		v = add_item(&vcpus, head);
+		v->pid = pid;
+		v->vcpu = vcpu;
+		v->lost_gen = lost_lines;
+		if (timeline)
+			timeline_name_vcpu(pid, vcpu);
+	}
+	/* Events were lost since it was last seen: what it had open is void. */
+	if (v->lost_gen != lost_lines) {
+		v->lost_gen = lost_lines;
+		v->since = 0;
+		v->running = 0;
+	}
+	return v;
 }
 
 /* The value of "key=" in the fields of an event, as a string. */
@@ -273,18 +412,15 @@ static int field_int(const char *fields, const char *key, int def)
 	return field(fields, key, val, sizeof(val)) ? atoi(val) : def;
 }
 
-/* Events lost on @cpu: what was open there (and any vCPU's exit) is void. */
+/*
+ * Events lost on @cpu: what was open there is void, and what any vCPU had
+ * open (vcpu_of() sees it).
+ */
 static void lost(int cpu)
 {
-	size_t i;
-
 	lost_lines++;
 	if (cpu >= 0)
 		cpus[cpu].entered = 0;
-	for (i = 0; i < nr_vcpus; i++) {
-		vcpus[i].since = 0;
-		vcpus[i].running = 0;
-	}
 }
 
 /*
@@ -309,7 +445,7 @@ static void func_ret(const char *fields)
 	}
 	memcpy(fn, fields, n);
 	fn[n] = 0;
-	row_add(row_of(&funcs, &nr_funcs, -1, -1, fn), (uint64_t)(us * 1000 + 0.5));
+	row_add(row_of(&funcs, -1, -1, fn), (uint64_t)(us * 1000 + 0.5));
 }
 
 static void event(int cpu, uint64_t ts, const char *name, const char *fields)
@@ -317,10 +453,10 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 	struct cpu_state *c = &cpus[cpu];
 	char reason[NAME_LEN], val[NAME_LEN];
 
-	if (!c->seen) {
-		c->seen = true;
-		c->first = ts;
-	}
+	/* The time this CPU was traced: its steps forward. */
+	if (c->seen && ts > c->last)
+		c->covered += ts - c->last;
+	c->seen = true;
 	c->last = ts;
 	if (timeline)
 		timeline_name_cpu(cpu);
@@ -338,9 +474,12 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 			struct vcpu_state *v = vcpu_of(field_int(fields, "pid", -1),
 						       field_int(fields, "vcpu", -1));
 
-			if (timeline && v->running && ts >= v->running)
-				timeline_slice(v->pid, 1000000L + v->vcpu, "guest", v->running,
-					       ts, NULL);
+			if (v->running && ts >= v->running && v->running >= v->last_end) {
+				if (timeline)
+					timeline_slice(v->pid, 1000000L + v->vcpu, "guest",
+						       v->running, ts, NULL);
+				v->last_end = ts;
+			}
 			v->running = 0;
 			v->since = ts;
 			snprintf(v->class, NAME_LEN, "unknown");
@@ -348,13 +487,18 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 	} else if (!strcmp(name, "hyp_exit")) {
 		if (!field(fields, "reason", reason, sizeof(reason)))
 			return;
-		/* Out of order (merged CPUs, a clock stepped back): not timed. */
-		if (c->entered && ts < c->entered)
-			c->entered = 0;
-		if (c->entered) {
+		/*
+		 * A stay that ends before it began, or begins before the last
+		 * one ended (a clock stepped back, CPUs merged out of order),
+		 * is not timed.
+		 */
+		if (c->entered && (ts < c->entered || c->entered < c->last_end)) {
+			backwards++;
+		} else if (c->entered) {
 			c->total += ts - c->entered;
+			c->last_end = ts;
 			if (c->host) {
-				struct stat_row *r = row_of(&traps, &nr_traps, -1, -1, c->class);
+				struct stat_row *r = row_of(&traps, -1, -1, c->class);
 
 				r->count++;
 				row_add(r, ts - c->entered);
@@ -363,17 +507,19 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 				timeline_arg(c, name, fields);
 				timeline_slice(1, cpu, c->class, c->entered, ts, c->args);
 			}
-			c->entered = 0;
 		}
+		c->entered = 0;
 		if (!strcmp(reason, "eret_guest")) {
 			int pid = field_int(fields, "pid", -1);
 			int vcpu = field_int(fields, "vcpu", -1);
 			struct vcpu_state *v = vcpu_of(pid, vcpu);
 
-			if (v->since && ts < v->since)
-				v->since = 0;
-			if (v->since) {
-				struct stat_row *r = row_of(&exits, &nr_exits, pid, vcpu, v->class);
+			if (v->since && (ts < v->since || v->since < v->last_end)) {
+				backwards++;
+			} else if (v->since) {
+				struct stat_row *r = row_of(&exits, pid, vcpu, v->class);
+
+				v->last_end = ts;
 
 				/* Without its vcpu_exit, the exit was not counted yet. */
 				if (!strcmp(v->class, "unknown"))
@@ -398,7 +544,7 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 		if (c->entered && !c->host)
 			snprintf(c->class, NAME_LEN, "guest_exit %.16s", val);
 		/* Counted now: the last exit of a vCPU may never be re-entered. */
-		row_of(&exits, &nr_exits, v->pid, v->vcpu, val)->count++;
+		row_of(&exits, v->pid, v->vcpu, val)->count++;
 		if (c->entered)
 			timeline_arg(c, name, fields);
 	} else if (!strcmp(name, "host_hcall") && c->entered && c->host) {
@@ -544,41 +690,44 @@ static void print_times(struct stat_row *r)
 
 static void report(void)
 {
+	struct stat_row *r = exits.items;
 	uint64_t all = 0;
 	size_t i;
 	int cpu;
 
-	if (nr_exits) {
-		qsort(exits, nr_exits, sizeof(*exits), cmp_row);
+	if (exits.nr) {
+		qsort(r, exits.nr, sizeof(*r), cmp_row);
 		printf("Guest exits, exit to re-entry (us):\n");
 		printf("%8s %5s %-14s %8s %12s %10s %10s %10s %10s\n", "pid", "vcpu", "class",
 		       "count", "total", "mean", "min", "max", "p99");
-		for (i = 0; i < nr_exits; i++) {
-			printf("%8d %5d %-14s", exits[i].pid, exits[i].vcpu, exits[i].class);
-			print_times(&exits[i]);
+		for (i = 0; i < exits.nr; i++) {
+			printf("%8d %5d %-14s", r[i].pid, r[i].vcpu, r[i].class);
+			print_times(&r[i]);
 		}
 		printf("\n");
 	}
-	if (nr_traps) {
-		qsort(traps, nr_traps, sizeof(*traps), cmp_row);
+	r = traps.items;
+	if (traps.nr) {
+		qsort(r, traps.nr, sizeof(*r), cmp_row);
 		printf("Host traps, time in the hypervisor (us):\n");
 		printf("%-29s %8s %12s %10s %10s %10s %10s\n", "reason", "count", "total",
 		       "mean", "min", "max", "p99");
-		for (i = 0; i < nr_traps; i++) {
-			printf("%-29s", traps[i].class);
-			print_times(&traps[i]);
+		for (i = 0; i < traps.nr; i++) {
+			printf("%-29s", r[i].class);
+			print_times(&r[i]);
 		}
 		printf("\n");
 	}
-	if (nr_funcs) {
-		qsort(funcs, nr_funcs, sizeof(*funcs), cmp_total);
+	r = funcs.items;
+	if (funcs.nr) {
+		qsort(r, funcs.nr, sizeof(*r), cmp_total);
 		printf("Hypervisor functions, call to return (us):\n");
 		printf("%-37s %8s %12s %10s %10s %10s %10s\n", "function", "calls", "total",
 		       "mean", "min", "max", "p99");
-		for (i = 0; i < nr_funcs; i++) {
-			funcs[i].count = funcs[i].nr;
-			printf("%-37s", funcs[i].class);
-			print_times(&funcs[i]);
+		for (i = 0; i < funcs.nr; i++) {
+			r[i].count = r[i].nr;
+			printf("%-37s", r[i].class);
+			print_times(&r[i]);
 		}
 		printf("\n");
 	}
@@ -586,7 +735,7 @@ static void report(void)
 	printf("%5s %10s %12s %12s %7s\n", "cpu", "entries", "in hyp", "traced", "share");
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		struct cpu_state *c = &cpus[cpu];
-		uint64_t span = c->last - c->first;
+		uint64_t span = c->covered;
 
 		if (!c->seen)
 			continue;
@@ -600,6 +749,8 @@ static void report(void)
 	if (lost_lines)
 		printf("\n%lu LOST marks: intervals open across them are not counted\n",
 		       lost_lines);
+	if (backwards)
+		printf("\n%lu intervals not timed: time went backwards\n", backwards);
 	if (bad_lines)
 		printf("\n%lu lines not understood\n", bad_lines);
 }
@@ -668,10 +819,10 @@ static int write_file(const char *file, const char *val)
 }
 
 /* Text read so far that does not end a line yet. */
-static char partial[4096];
-static size_t partial_len;
+static char *partial;
+static size_t partial_len, partial_alloc;
 
-/* Parse whole lines as they come: nothing is kept but the figures. */
+/* Parse whole lines as they come, as report reads them: none is cut. */
 static void feed(const char *buf, size_t n)
 {
 	const char *nl;
@@ -680,14 +831,15 @@ static void feed(const char *buf, size_t n)
 	while (n) {
 		nl = memchr(buf, '\n', n);
 		len = nl ? (size_t)(nl - buf) + 1 : n;
-		/* A line longer than the buffer is cut: it is no event of ours. */
-		if (partial_len + len >= sizeof(partial))
-			len = sizeof(partial) - 1 - partial_len;
+		if (partial_len + len + 1 > partial_alloc) {
+			partial_alloc = 2 * (partial_len + len + 1);
+			partial = xrealloc(partial, partial_alloc);
+		}
 		memcpy(partial + partial_len, buf, len);
 		partial_len += len;
 		buf += len;
 		n -= len;
-		if (nl || partial_len == sizeof(partial) - 1) {
+		if (nl) {
 			partial[partial_len] = 0;
 			parse_line(partial);
 			partial_len = 0;
