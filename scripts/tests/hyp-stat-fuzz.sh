@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# hyp-stat, built with ASan and UBSan, over 2000 mutations (fixed seed) of
+# pieces of real text (scripts/tests/hyp-stat-corpus: the remote's trace and trace-cmd
+# report -t of a guest's run): bytes changed, inserted, lines repeated,
+# dropped and moved, time stamps moved. Each must give no sanitizer report,
+# exit 0, a timeline that is strict UTF-8 JSON with no negative duration and
+# no overlap on a track, and a report with no share over 100 % and no time
+# beyond the input's.
+set -euo pipefail
+SRC=${SRC:-build/linux}
+CASES=${CASES:-2000}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -Wall -Wextra -Werror \
+	-o "$tmp/hyp-stat" "$SRC/tools/tracing/hyp-stat.c"
+python3 - "$tmp" "$CASES" scripts/tests/hyp-stat-corpus/*.txt <<'EOF2'
+import concurrent.futures, json, os, random, re, subprocess, sys, threading
+
+tmp, cases, seeds = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+corpus = [open(f, "rb").read().split(b"\n") for f in seeds]
+rng = random.Random(34)
+specials = b'"\\\x00\x01\x1f\x7f\x80\xbf\xc3\xe2\xed\xf4\xff[]:= \t.-'
+
+def stamp(m):
+    return b"%d.%06d" % (rng.randrange(10), rng.randrange(10 ** 6))
+
+def mutate(lines):
+    lines = list(lines)
+    for _ in range(rng.randint(1, 12)):
+        if not lines:
+            break
+        j = rng.randrange(len(lines))
+        op = rng.randrange(7)
+        line = bytearray(lines[j])
+        if op == 0 and line:
+            line[rng.randrange(len(line))] = rng.randrange(256)
+        elif op == 1:
+            at = rng.randrange(len(line) + 1)
+            line[at:at] = bytes([rng.choice(specials)]) * rng.choice((1, 1, 2, 300, 5000))
+        elif op == 2:
+            lines.insert(rng.randrange(len(lines)), lines[rng.randrange(len(lines))])
+            continue
+        elif op == 3:
+            line = bytearray(re.sub(rb"\d+\.\d+", stamp, bytes(line), count=1))
+        elif op == 4:
+            del lines[j]
+            continue
+        elif op == 5:
+            k = rng.randrange(len(lines))
+            lines[j], lines[k] = lines[k], lines[j]
+            continue
+        else:
+            line = bytearray(re.sub(rb"\d+", lambda m: b"%d" % rng.choice(
+                (0, -1, 2 ** 31, 2 ** 63, 2 ** 64 + 1, 4095)), bytes(line), count=1))
+        lines[j] = bytes(line)
+    return b"\n".join(lines)
+
+env = {"ASAN_OPTIONS": "detect_leaks=0", "UBSAN_OPTIONS": "print_stacktrace=1"}
+
+def run(case):
+    data = inputs[case]
+    json_path = "%s/t%d.json" % (tmp, threading.get_ident())
+    p = subprocess.run([tmp + "/hyp-stat", "report", "--timeline", json_path],
+                       input=data, capture_output=True, env=env)
+    if p.returncode or p.stderr:
+        return "exit %d: %s" % (p.returncode, p.stderr[-300:])
+    try:
+        ev = json.loads(open(json_path, "rb").read().decode("utf-8"))["traceEvents"]
+        tracks = {}
+        for e in ev:
+            if e["ph"] == "X":
+                assert e["dur"] >= 0, e
+                tracks.setdefault((e["pid"], e["tid"]), []).append(e)
+        for k, v in tracks.items():
+            v.sort(key=lambda e: e["ts"])
+            for a, b in zip(v, v[1:]):
+                assert a["ts"] + a["dur"] <= b["ts"] + 1e-6, ("overlap", k, a, b)
+        out = p.stdout.decode("utf-8", "replace")
+        for m in re.finditer(r"([0-9.]+)%", out):
+            assert float(m.group(1)) <= 100.0, m.group(0)
+        # No figure beyond what 64-bit ns time stamps can span.
+        for m in re.finditer(r"\d+\.\d{3}\b", out):
+            assert float(m.group(0)) < 1.9e13, m.group(0)
+    except Exception as e:
+        return repr(e)[:300]
+    return None
+
+inputs = []
+for case in range(cases):
+    lines = rng.choice(corpus)
+    at = rng.randrange(len(lines))
+    inputs.append(mutate(lines[at:at + rng.choice((20, 80, 300))] or lines))
+
+failed = 0
+# A case per CPU at a time.
+with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+    for case, why in enumerate(pool.map(run, range(cases))):
+        if why:
+            failed += 1
+            open("%s/case%d" % (tmp, case), "wb").write(inputs[case])
+            print("case %d: %s" % (case, why))
+print("%d cases, %d failed" % (cases, failed))
+sys.exit(1 if failed else 0)
+EOF2
