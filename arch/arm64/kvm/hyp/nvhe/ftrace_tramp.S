@@ -13,6 +13,38 @@
 #include <asm/kvm_mmu.h>
 #include <asm/kvm_hypftrace.h>
 
+/*
+ * A frame record and x0-x8, the registers a function takes its arguments
+ * and gives its results in, and \reg at sp + 88 if given.
+ */
+	.macro	hyp_ftrace_save reg
+	stp	x29, x30, [sp, #-96]!
+	mov	x29, sp
+	stp	x0, x1, [sp, #16]
+	stp	x2, x3, [sp, #32]
+	stp	x4, x5, [sp, #48]
+	stp	x6, x7, [sp, #64]
+	.ifnb	\reg
+	stp	x8, \reg, [sp, #80]
+	.else
+	str	x8, [sp, #80]
+	.endif
+	.endm
+
+/* Back from hyp_ftrace_save; x30 is left as it is, unless it is \reg. */
+	.macro	hyp_ftrace_restore reg
+	ldp	x0, x1, [sp, #16]
+	ldp	x2, x3, [sp, #32]
+	ldp	x4, x5, [sp, #48]
+	ldp	x6, x7, [sp, #64]
+	.ifnb	\reg
+	ldp	x8, \reg, [sp, #80]
+	.else
+	ldr	x8, [sp, #80]
+	.endif
+	ldr	x29, [sp], #96
+	.endm
+
 	.text
 
 SYM_CODE_START(__hyp_ftrace_tramps)
@@ -30,13 +62,7 @@ SYM_CODE_END(__hyp_ftrace_tramps)
  * patch site.
  */
 SYM_CODE_START(__hyp_ftrace_caller)
-	stp	x29, x30, [sp, #-96]!
-	mov	x29, sp
-	stp	x0, x1, [sp, #16]
-	stp	x2, x3, [sp, #32]
-	stp	x4, x5, [sp, #48]
-	stp	x6, x7, [sp, #64]
-	stp	x8, x9, [sp, #80]
+	hyp_ftrace_save x9
 
 	mov	x0, x30
 	add	x1, sp, #88
@@ -44,12 +70,7 @@ SYM_CODE_START(__hyp_ftrace_caller)
 	bl	hyp_ftrace_entry
 	mov	x16, x0
 
-	ldp	x0, x1, [sp, #16]
-	ldp	x2, x3, [sp, #32]
-	ldp	x4, x5, [sp, #48]
-	ldp	x6, x7, [sp, #64]
-	ldp	x8, x30, [sp, #80]
-	ldr	x29, [sp], #96
+	hyp_ftrace_restore x30
 	ret	x16
 SYM_CODE_END(__hyp_ftrace_caller)
 
@@ -58,23 +79,12 @@ SYM_CODE_END(__hyp_ftrace_caller)
  * hyp_ftrace_exit() gives the address it should have returned to.
  */
 SYM_CODE_START(__hyp_ftrace_return)
-	stp	x29, x30, [sp, #-96]!
-	mov	x29, sp
-	stp	x0, x1, [sp, #16]
-	stp	x2, x3, [sp, #32]
-	stp	x4, x5, [sp, #48]
-	stp	x6, x7, [sp, #64]
-	str	x8, [sp, #80]
+	hyp_ftrace_save
 
 	bl	hyp_ftrace_exit
 	mov	x30, x0
 
-	ldp	x0, x1, [sp, #16]
-	ldp	x2, x3, [sp, #32]
-	ldp	x4, x5, [sp, #48]
-	ldp	x6, x7, [sp, #64]
-	ldr	x8, [sp, #80]
-	ldr	x29, [sp], #96
+	hyp_ftrace_restore
 	ret
 SYM_CODE_END(__hyp_ftrace_return)
 
