@@ -178,6 +178,15 @@ exec "$@"' trace-remote-record
 	done
 fi
 
+# trace-cmd empties the function tracing lists when it ends, as it does the
+# kernel's: those of a remote that has them are set again afterwards.
+saved=
+for f in set_ftrace_filter set_ftrace_notrace; do
+	[ -w "$dir/$f" ] || continue
+	[ -n "$saved" ] || saved=$(mktemp -d)
+	cat "$dir/$f" > "$saved/$f"
+done
+
 # ^C stops the recording (trace-cmd writes the file) and not this script.
 trap : INT TERM
 status=0
@@ -186,6 +195,12 @@ unshare -m sh -c '
 	mount --bind "$1" "$2" || exit 1
 	shift 2
 	exec trace-cmd record "$@"' trace-remote-record "$dir" "$tracefs" "$@" || status=$?
+if [ -n "$saved" ]; then
+	for f in "$saved"/*; do
+		cat "$f" > "$dir/${f##*/}" || status=1
+	done
+	rm -rf "$saved"
+fi
 if [ $status = 0 ] && [ -f "$out" ] && ! ts_in_ns "$out"; then
 	echo "${0##*/}: $out: not a trace.dat of version 7, time stamps stay in ns" >&2
 fi
