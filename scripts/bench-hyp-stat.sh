@@ -10,7 +10,8 @@ SRC=${SRC:-build/linux}
 EVENTS=${EVENTS:-1000000}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-gcc -O2 -o "$tmp/hyp-stat" "$SRC/tools/tracing/hyp-stat.c"
+gcc -O2 -o "$tmp/hyp-stat" "$SRC/tools/tracing/hyp-stat.c" \
+	$(pkg-config --cflags --libs libtracecmd libtracefs libtraceevent)
 printf '%8s %10s %10s %12s\n' vcpus events "s/M ev" "peak MiB"
 for vcpus in 10 1000 100000; do
 	awk -v n=$((EVENTS / 4)) -v v=$vcpus 'BEGIN {

@@ -3,11 +3,23 @@
 # Build the series' test programs for the guest (static arm64) from the
 # assembled tree into OBJ/guest-bin; mkinitramfs puts them in /usr/local/bin.
 # Each line of the list below: program name, then its sources in SRC.
+# hyp-stat links (dynamically) with libtracecmd, libtracefs and
+# libtraceevent: built against Debian's arm64 -dev packages in build/pkgdev,
+# run with their libraries, which mkinitramfs puts in the guest.
 set -eu
 out=$OBJ/guest-bin
 mkdir -p "$out"
 CC=${CROSS_COMPILE:-aarch64-linux-gnu-}gcc
 CFLAGS="-static -O2 -Wall -Wextra -Werror -pthread"
+TRACE_LIBS="libtraceevent-dev libtracefs-dev libtracecmd-dev"
+
+scripts/fetch-arm64-debs.sh build/pkgdev $TRACE_LIBS
+dev=$(pwd)/build/pkgdev
+lib=$dev/usr/lib/aarch64-linux-gnu
+TRACE_CFLAGS="-O2 -Wall -Wextra -Werror -I$dev/usr/include/traceevent \
+	-I$dev/usr/include/tracefs -I$dev/usr/include/trace-cmd -L$lib \
+	-Wl,-rpath-link,$lib:$dev/lib/aarch64-linux-gnu"
+TRACE_LDLIBS="-ltracecmd -ltracefs -ltraceevent"
 
 while read -r prog srcs; do
 	[ -n "$prog" ] || continue
@@ -18,8 +30,14 @@ while read -r prog srcs; do
 	# shellcheck disable=SC2086
 	if [ ! -x "$out/$prog" ] || [ -n "$(find $files -newer "$out/$prog")" ]; then
 		echo "  GUESTCC $prog"
-		# shellcheck disable=SC2086
-		$CC $CFLAGS -o "$out/$prog" $files
+		case $prog in
+		hyp-stat)
+			# shellcheck disable=SC2086
+			$CC $TRACE_CFLAGS -o "$out/$prog" $files $TRACE_LDLIBS ;;
+		*)
+			# shellcheck disable=SC2086
+			$CC $CFLAGS -o "$out/$prog" $files ;;
+		esac
 	fi
 done <<'LIST'
 remote_reader tools/testing/selftests/ftrace/remote_reader.c

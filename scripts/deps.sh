@@ -23,6 +23,10 @@ perl perl
 python3 python3
 /usr/include/openssl/ssl.h libssl-dev
 /usr/include/libelf.h libelf-dev
+pkg-config pkg-config
+/usr/include/traceevent/event-parse.h libtraceevent-dev
+/usr/include/tracefs/tracefs.h libtracefs-dev
+/usr/include/trace-cmd/trace-cmd.h libtracecmd-dev
 /usr/src/linux-source-6.12.tar.xz linux-source-6.12
 "
 

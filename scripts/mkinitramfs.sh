@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build OBJ/initramfs.cpio: Debian's arm64 busybox-static and trace-cmd (with
-# their libraries), the assembled tree's ftrace selftests, the kernel modules,
+# Build OBJ/initramfs.cpio: Debian's arm64 busybox-static, trace-cmd and
+# libtracecmd1 (with their libraries), the assembled tree's ftrace selftests, the kernel modules,
 # the series' test programs and our guest scripts.
 set -euo pipefail
-PKGS="busybox-static trace-cmd"
+PKGS="busybox-static trace-cmd libtracecmd1"
 root=$OBJ/initramfs-root
 
 scripts/fetch-arm64-debs.sh build/pkgroot $PKGS

@@ -3,21 +3,28 @@
 # hyp-stat, built with ASan and UBSan, over 2000 mutations (fixed seed) of
 # pieces of real text (scripts/tests/hyp-stat-corpus: the remote's trace and trace-cmd
 # report -t of a guest's run): bytes changed, inserted, lines repeated,
-# dropped and moved, time stamps moved. Each must give no sanitizer report,
+# dropped and moved, time stamps moved; and "record" over 200 tracefs
+# stand-ins whose trace_pipe_raw pages (hyp-stat-corpus/remote, real ones)
+# have bytes changed, headers included. Each must give no sanitizer report,
 # exit 0, a timeline that is strict UTF-8 JSON with no negative duration and
 # no overlap on a track, and a report with no share over 100 % and no time
 # beyond the input's.
 set -euo pipefail
 SRC=${SRC:-build/linux}
 CASES=${CASES:-2000}
+BIN_CASES=${BIN_CASES:-200}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -Wall -Wextra -Werror \
-	-o "$tmp/hyp-stat" "$SRC/tools/tracing/hyp-stat.c"
-python3 - "$tmp" "$CASES" scripts/tests/hyp-stat-corpus/*.txt <<'EOF2'
-import concurrent.futures, json, os, random, re, subprocess, sys, threading
+	-o "$tmp/hyp-stat" "$SRC/tools/tracing/hyp-stat.c" \
+	$(pkg-config --cflags --libs libtracecmd libtracefs libtraceevent)
+# libtracefs keeps what its constructor allocates until exit.
+echo 'leak:libtracefs.so' > "$tmp/lsan.supp"
+export LSAN_OPTIONS=suppressions=$tmp/lsan.supp
+python3 - "$tmp" "$CASES" "$BIN_CASES" scripts/tests/hyp-stat-corpus/*.txt <<'EOF2'
+import concurrent.futures, json, os, random, re, shutil, subprocess, sys, threading
 
-tmp, cases, seeds = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+tmp, cases, bin_cases, seeds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
 corpus = [open(f, "rb").read().split(b"\n") for f in seeds]
 rng = random.Random(34)
 specials = b'"\\\x00\x01\x1f\x7f\x80\xbf\xc3\xe2\xed\xf4\xff[]:= \t.-'
@@ -58,11 +65,7 @@ def mutate(lines):
 
 env = {"ASAN_OPTIONS": "detect_leaks=0", "UBSAN_OPTIONS": "print_stacktrace=1"}
 
-def run(case):
-    data = inputs[case]
-    json_path = "%s/t%d.json" % (tmp, threading.get_ident())
-    p = subprocess.run([tmp + "/hyp-stat", "report", "--timeline", json_path],
-                       input=data, capture_output=True, env=env)
+def check(p, json_path, limit):
     if p.returncode or p.stderr:
         return "exit %d: %s" % (p.returncode, p.stderr[-300:])
     try:
@@ -79,12 +82,49 @@ def run(case):
         out = p.stdout.decode("utf-8", "replace")
         for m in re.finditer(r"([0-9.]+)%", out):
             assert float(m.group(1)) <= 100.0, m.group(0)
-        # No figure beyond what 64-bit ns time stamps can span.
+        # No figure beyond what the input's time stamps can span.
         for m in re.finditer(r"\d+\.\d{3}\b", out):
-            assert float(m.group(0)) < 1.9e13, m.group(0)
+            assert float(m.group(0)) < limit, m.group(0)
     except Exception as e:
         return repr(e)[:300]
     return None
+
+def run(case):
+    json_path = "%s/t%d.json" % (tmp, threading.get_ident())
+    p = subprocess.run([tmp + "/hyp-stat", "report", "--timeline", json_path],
+                       input=inputs[case], capture_output=True, env=env)
+    # Text: time stamps of at most 10 s, with 9 or 10 digits changed.
+    return check(p, json_path, 1.9e13)
+
+# A tracefs stand-in: the remote's files, its pages with bytes changed.
+remote = "scripts/tests/hyp-stat-corpus/remote"
+pages = [open("%s/per_cpu/cpu%d/trace_pipe_raw" % (remote, c), "rb").read() for c in (0, 1)]
+
+def standin(case):
+    d = "%s/fs%d/remotes/hypervisor" % (tmp, case)
+    shutil.copytree(remote, d)
+    for f in ("tracing_on", "trace", "buffer_size_kb", "events/enable",
+              "events/hypervisor/enable"):
+        open("%s/%s" % (d, f), "w").close()
+    for e in os.listdir(d + "/events/hypervisor"):
+        if os.path.isdir("%s/events/hypervisor/%s" % (d, e)):
+            open("%s/events/hypervisor/%s/enable" % (d, e), "w").close()
+    for c, page in enumerate(pages):
+        b = bytearray(page)
+        for _ in range(rng.randint(1, 20)):
+            b[rng.randrange(len(b))] = rng.choice((0, 0xff, rng.randrange(256)))
+        open("%s/per_cpu/cpu%d/trace_pipe_raw" % (d, c), "wb").write(b)
+
+def run_bin(case):
+    fs = "%s/fs%d" % (tmp, case)
+    p = subprocess.run([tmp + "/hyp-stat", "record", "-t", fs, "-k", remote + "/kallsyms",
+                        "--timeline", fs + "/t.json", "--", "true"],
+                       capture_output=True, env=env)
+    # Binary: any 64-bit ns time stamp; nothing wraps.
+    why = check(p, fs + "/t.json", 2 ** 64 / 1e3)
+    if not why:
+        shutil.rmtree(fs)
+    return why
 
 inputs = []
 for case in range(cases):
@@ -100,6 +140,14 @@ with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as p
             failed += 1
             open("%s/case%d" % (tmp, case), "wb").write(inputs[case])
             print("case %d: %s" % (case, why))
-print("%d cases, %d failed" % (cases, failed))
+for case in range(bin_cases):
+    standin(case)
+# record waits for quiet polls: four at a time.
+with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+    for case, why in enumerate(pool.map(run_bin, range(bin_cases))):
+        if why:
+            failed += 1
+            print("binary case %d: %s" % (case, why))
+print("%d cases, %d binary, %d failed" % (cases, bin_cases, failed))
 sys.exit(1 if failed else 0)
 EOF2

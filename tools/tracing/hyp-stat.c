@@ -3,15 +3,27 @@
  * hyp-stat: per-vCPU guest exit statistics and time spent in the arm64
  * nVHE/pKVM hypervisor, from the hypervisor trace remote's events.
  *
- *   hyp-stat record [-o FILE] [-b KB] [-t TRACEFS] [--timeline JSON] -- COMMAND [ARGS...]
+ *   hyp-stat record [-o FILE] [-b KB] [-t TRACEFS] [-k KALLSYMS] [--timeline JSON]
+ *                   -- COMMAND [ARGS...]
  *   hyp-stat report [--timeline JSON] [FILE]
  *
  * "record" traces the hypervisor while COMMAND runs (hyp_enter, hyp_exit,
- * vcpu_exit, host_hcall, host_smc and host_mem_abort), reading trace_pipe
- * as it goes, then prints the report; -o also saves the events as text.
- * "report" reads events as text from FILE (default: standard input): what
- * remotes/hypervisor/trace or trace_pipe print, or "trace-cmd report -t" of
- * a recording of the hypervisor (seconds to the ns, or raw nanoseconds).
+ * vcpu_exit, host_hcall, host_smc and host_mem_abort), reading the remote's
+ * per_cpu/cpuN/trace_pipe_raw in binary as it goes, then prints the report;
+ * -o also saves the events as text, which "report" reads back.
+ * "report" reads a trace.dat (trace-cmd record, trace-remote-record) in
+ * binary through libtracecmd, or text from FILE (default: standard input):
+ * what remotes/hypervisor/trace or trace_pipe print, or "trace-cmd report
+ * -t" (seconds to the ns, or raw nanoseconds).
+ *
+ * In binary, libtraceevent parses each event by the format the remote
+ * gives it (events/hypervisor/NAME/format): fields are found by name, and
+ * the names of symbolic values (reason, code...) come from the format's
+ * __print_symbolic(). Functions are named by the kallsyms the events come
+ * with: /proc/kallsyms (or -k) for "record", the trace.dat's for "report".
+ *
+ * Build: cc -o hyp-stat hyp-stat.c $(pkg-config --cflags --libs libtracecmd
+ * libtracefs libtraceevent)
  *
  * Guest exits: from the hypervisor's entry for a guest exit (hyp_enter
  * reason=guest_exit) to its next return to the same vCPU (hyp_exit
@@ -40,7 +52,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -49,6 +60,11 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <trace-cmd.h>
+#include <tracefs.h>
 
 #define MAX_CPUS	512
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -84,6 +100,20 @@ struct cpu_state {
 	char		args[512];		/* timeline: the stay's events */
 };
 
+/*
+ * An event, read as text ("key=val ..." in @text) or in binary (@tev and
+ * @rec: its fields are found by name in its format, @text is what
+ * libtraceevent prints of them, made when first needed).
+ */
+struct ev {
+	int			cpu;
+	uint64_t		ts;
+	const char		*name;
+	const char		*text;
+	struct tep_event	*tev;
+	struct tep_record	*rec;
+};
+
 /* Rows (or vCPUs) in an array, found through hash chains of indexes. */
 struct table {
 	void		*items;
@@ -101,7 +131,7 @@ static struct table vcpus = {
 };
 
 static struct cpu_state cpus[MAX_CPUS];
-static unsigned long lost_lines, bad_lines, backwards;
+static unsigned long lost_lines, bad_lines, bad_pages, backwards;
 
 /* The JSON timeline, or NULL. */
 static FILE *timeline;
@@ -224,19 +254,23 @@ static void timeline_name_vcpu(int pid, int vcpu)
 	timeline_meta(timeline, pid, 1000000L + vcpu, "thread_name", args);
 }
 
-/* Add "name":"fields" to the arguments of the stay open on @c. */
-static void timeline_arg(struct cpu_state *c, const char *name, const char *fields)
+static const char *ev_text(struct ev *e);
+
+/* Add "name":"fields" of @e to the arguments of the stay open on @c. */
+static void timeline_arg(struct cpu_state *c, struct ev *e)
 {
 	size_t len = strlen(c->args);
+	const char *fields;
 	FILE *f;
 
 	if (!timeline)
 		return;
+	fields = ev_text(e);
 	f = fmemopen(c->args + len, sizeof(c->args) - len, "w");
 	if (!f)
 		return;
 	fprintf(f, "%s\"", len ? "," : "");
-	json_str(f, name);
+	json_str(f, e->name);
 	fprintf(f, "\":\"");
 	json_str(f, fields);
 	fprintf(f, "\"");
@@ -405,11 +439,83 @@ static bool field(const char *fields, const char *key, char *val, size_t len)
 	return false;
 }
 
-static int field_int(const char *fields, const char *key, int def)
+/* The fields of @e as text: what the remote's trace shows after the name. */
+static const char *ev_text(struct ev *e)
+{
+	static struct trace_seq s;
+
+	if (e->text)
+		return e->text;
+	if (!s.buffer)
+		trace_seq_init(&s);
+	trace_seq_reset(&s);
+	tep_print_event(e->tev->tep, &s, e->rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	e->text = s.buffer ? s.buffer : "";
+	return e->text;
+}
+
+/* A number field of a binary event, sign-extended if its type is signed. */
+static bool ev_field_num(struct ev *e, const char *key, long long *val)
+{
+	struct tep_format_field *f = tep_find_any_field(e->tev, key);
+	unsigned long long v;
+
+	if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING)) ||
+	    f->offset + f->size > e->rec->size || tep_read_number_field(f, e->rec->data, &v))
+		return false;
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 && (v >> (f->size * 8 - 1)) & 1)
+		v |= ~0ULL << (f->size * 8);
+	*val = (long long)v;
+	return true;
+}
+
+static int ev_int(struct ev *e, const char *key, int def)
 {
 	char val[NAME_LEN];
+	long long v;
 
-	return field(fields, key, val, sizeof(val)) ? atoi(val) : def;
+	if (e->tev)
+		return ev_field_num(e, key, &v) && v == (int)v ? (int)v : def;
+	return field(e->text, key, val, sizeof(val)) ? atoi(val) : def;
+}
+
+/*
+ * The symbol __print_symbolic() gives field @key in the event's format,
+ * as the trace prints it; NULL if the format has none for it.
+ */
+static const char *ev_symbol(struct ev *e, const char *key)
+{
+	struct tep_print_arg *a;
+	struct tep_print_flag_sym *sym;
+	long long v;
+
+	for (a = e->tev->print_fmt.args; a; a = a->next) {
+		if (a->type != TEP_PRINT_SYMBOL || !a->symbol.field ||
+		    a->symbol.field->type != TEP_PRINT_FIELD ||
+		    strcmp(a->symbol.field->field.name, key))
+			continue;
+		if (!ev_field_num(e, key, &v))
+			return NULL;
+		for (sym = a->symbol.symbols; sym; sym = sym->next) {
+			if (strtoll(sym->value, NULL, 0) == v)
+				return sym->str;
+		}
+		return NULL;
+	}
+	return NULL;
+}
+
+/* A field as the trace prints it ("reason" gives "hvc", "ec" "dabt_low"). */
+static bool ev_str(struct ev *e, const char *key, char *val, size_t len)
+{
+	const char *sym = e->tev ? ev_symbol(e, key) : NULL;
+
+	if (sym) {
+		snprintf(val, len, "%s", sym);
+		return true;
+	}
+	return field(ev_text(e), key, val, len);
 }
 
 /*
@@ -423,19 +529,65 @@ static void lost(int cpu)
 		cpus[cpu].entered = 0;
 }
 
-/*
- * "handle_trap depth=0 (2.016 us)", or from trace-cmd
- * "__kvm_nvhe_handle_trap depth=0 (2.016 us)": one call of that function.
- */
-static void func_ret(const char *fields)
+/* Function names as /proc/kallsyms has them carry this prefix. */
+#define HYP_PREFIX	"__kvm_nvhe_"
+
+/* record: where to name functions from, read at the first func_ret. */
+static const char *kallsyms;
+
+static void load_kallsyms(struct tep_handle *tep)
 {
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	f = fopen(kallsyms, "r");
+	if (!f || getdelim(&buf, &len, 0, f) < 0 || tep_parse_kallsyms(tep, buf))
+		fprintf(stderr, "hyp-stat: %s: cannot read the function names\n", kallsyms);
+	if (f)
+		fclose(f);
+	free(buf);
+}
+
+/*
+ * One call of a traced function. Binary: its ip (named by the kallsyms the
+ * events came with), calltime and rettime. Text: "handle_trap depth=0
+ * (2.016 us)", or from trace-cmd "__kvm_nvhe_handle_trap+0x0 depth=0 ...".
+ */
+static void func_ret(struct ev *e)
+{
+	const char *fields = e->text, *p, *name;
+	long long ip, call, ret;
 	char fn[NAME_LEN];
-	const char *p;
 	double us;
 	size_t n;
 
-	if (!strncmp(fields, "__kvm_nvhe_", 11))
-		fields += 11;
+	if (e->tev) {
+		if (!ev_field_num(e, "ip", &ip) || !ev_field_num(e, "calltime", &call) ||
+		    !ev_field_num(e, "rettime", &ret)) {
+			bad_lines++;
+			return;
+		}
+		if ((uint64_t)ret < (uint64_t)call) {
+			backwards++;
+			return;
+		}
+		if (kallsyms) {
+			load_kallsyms(e->tev->tep);
+			kallsyms = NULL;
+		}
+		name = tep_find_function(e->tev->tep, ip);
+		if (name && !strncmp(name, HYP_PREFIX, strlen(HYP_PREFIX)))
+			name += strlen(HYP_PREFIX);
+		if (name)
+			snprintf(fn, sizeof(fn), "%s", name);
+		else
+			snprintf(fn, sizeof(fn), "0x%llx", ip);
+		row_add(row_of(&funcs, -1, -1, fn), (uint64_t)ret - (uint64_t)call);
+		return;
+	}
+	if (!strncmp(fields, HYP_PREFIX, strlen(HYP_PREFIX)))
+		fields += strlen(HYP_PREFIX);
 	n = strcspn(fields, " +");
 	p = strstr(fields, " (");
 	if (!n || n >= sizeof(fn) || !p || sscanf(p, " (%lf us)", &us) != 1 ||
@@ -448,8 +600,11 @@ static void func_ret(const char *fields)
 	row_add(row_of(&funcs, -1, -1, fn), (uint64_t)(us * 1000 + 0.5));
 }
 
-static void event(int cpu, uint64_t ts, const char *name, const char *fields)
+static void event(struct ev *e)
 {
+	const char *name = e->name;
+	uint64_t ts = e->ts;
+	int cpu = e->cpu;
 	struct cpu_state *c = &cpus[cpu];
 	char reason[NAME_LEN], val[NAME_LEN];
 
@@ -462,17 +617,17 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 		timeline_name_cpu(cpu);
 
 	if (!strcmp(name, "hyp_enter")) {
-		if (!field(fields, "reason", reason, sizeof(reason)))
+		if (!ev_str(e, "reason", reason, sizeof(reason)))
 			return;
 		c->entered = ts;
 		c->entries++;
 		c->host = strcmp(reason, "guest_exit") != 0;
 		snprintf(c->class, NAME_LEN, "%s", reason);
 		c->args[0] = 0;
-		timeline_arg(c, name, fields);
+		timeline_arg(c, e);
 		if (!c->host) {
-			struct vcpu_state *v = vcpu_of(field_int(fields, "pid", -1),
-						       field_int(fields, "vcpu", -1));
+			struct vcpu_state *v = vcpu_of(ev_int(e, "pid", -1),
+						       ev_int(e, "vcpu", -1));
 
 			if (v->running && ts >= v->running && v->running >= v->last_end) {
 				if (timeline)
@@ -485,7 +640,7 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 			snprintf(v->class, NAME_LEN, "unknown");
 		}
 	} else if (!strcmp(name, "hyp_exit")) {
-		if (!field(fields, "reason", reason, sizeof(reason)))
+		if (!ev_str(e, "reason", reason, sizeof(reason)))
 			return;
 		/*
 		 * A stay that ends before it began, or begins before the last
@@ -504,14 +659,14 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 				row_add(r, ts - c->entered);
 			}
 			if (timeline) {
-				timeline_arg(c, name, fields);
+				timeline_arg(c, e);
 				timeline_slice(1, cpu, c->class, c->entered, ts, c->args);
 			}
 		}
 		c->entered = 0;
 		if (!strcmp(reason, "eret_guest")) {
-			int pid = field_int(fields, "pid", -1);
-			int vcpu = field_int(fields, "vcpu", -1);
+			int pid = ev_int(e, "pid", -1);
+			int vcpu = ev_int(e, "vcpu", -1);
 			struct vcpu_state *v = vcpu_of(pid, vcpu);
 
 			if (v->since && (ts < v->since || v->since < v->last_end)) {
@@ -533,35 +688,35 @@ static void event(int cpu, uint64_t ts, const char *name, const char *fields)
 			v->running = ts;
 		}
 	} else if (!strcmp(name, "vcpu_exit")) {
-		struct vcpu_state *v = vcpu_of(field_int(fields, "pid", -1),
-					       field_int(fields, "vcpu", -1));
+		struct vcpu_state *v = vcpu_of(ev_int(e, "pid", -1),
+					       ev_int(e, "vcpu", -1));
 
-		if (!field(fields, "code", val, sizeof(val)))
+		if (!ev_str(e, "code", val, sizeof(val)))
 			return;
 		if (!strcmp(val, "trap"))
-			field(fields, "ec", val, sizeof(val));
+			ev_str(e, "ec", val, sizeof(val));
 		snprintf(v->class, NAME_LEN, "%s", val);
 		if (c->entered && !c->host)
 			snprintf(c->class, NAME_LEN, "guest_exit %.16s", val);
 		/* Counted now: the last exit of a vCPU may never be re-entered. */
 		row_of(&exits, v->pid, v->vcpu, val)->count++;
 		if (c->entered)
-			timeline_arg(c, name, fields);
+			timeline_arg(c, e);
 	} else if (!strcmp(name, "host_hcall") && c->entered && c->host) {
-		if (field(fields, "id", val, sizeof(val)))
+		if (ev_str(e, "id", val, sizeof(val)))
 			snprintf(c->class, NAME_LEN, "hvc %.24s", val);
-		timeline_arg(c, name, fields);
+		timeline_arg(c, e);
 	} else if (!strcmp(name, "host_smc") && c->entered && c->host) {
-		if (field(fields, "id", val, sizeof(val)))
+		if (ev_str(e, "id", val, sizeof(val)))
 			snprintf(c->class, NAME_LEN, "smc %.24s", val);
-		timeline_arg(c, name, fields);
+		timeline_arg(c, e);
 	} else if (!strcmp(name, "host_mem_abort") && c->entered && c->host) {
 		snprintf(c->class, NAME_LEN, "host_abort");
-		timeline_arg(c, name, fields);
+		timeline_arg(c, e);
 	} else if (!strcmp(name, "func_ret")) {
-		func_ret(fields);
+		func_ret(e);
 	} else if (c->entered) {
-		timeline_arg(c, name, fields);
+		timeline_arg(c, e);
 	}
 }
 
@@ -599,6 +754,7 @@ static bool parse_ts(const char *s, uint64_t *ns)
 static void parse_line(char *line)
 {
 	char *p = strchr(line, '['), *q, *name, *fields;
+	struct ev e = { };
 	uint64_t ts;
 	long cpu;
 
@@ -639,7 +795,11 @@ static void parse_line(char *line)
 	q = fields + strlen(fields);
 	while (q > fields && (q[-1] == '\n' || q[-1] == ' '))
 		*--q = 0;
-	event(cpu, ts, name, fields);
+	e.cpu = cpu;
+	e.ts = ts;
+	e.name = name;
+	e.text = fields;
+	event(&e);
 	return;
 bad:
 	bad_lines++;
@@ -753,6 +913,8 @@ static void report(void)
 		printf("\n%lu intervals not timed: time went backwards\n", backwards);
 	if (bad_lines)
 		printf("\n%lu lines not understood\n", bad_lines);
+	if (bad_pages)
+		printf("\n%lu pages not understood: their events are lost\n", bad_pages);
 }
 
 static int parse_stream(FILE *f)
@@ -818,67 +980,254 @@ static int write_file(const char *file, const char *val)
 	return ret;
 }
 
-/* Text read so far that does not end a line yet. */
-static char *partial;
-static size_t partial_len, partial_alloc;
+/* record -o: the events, as text that report reads back. */
+static FILE *save;
+static unsigned long long events_read;
 
-/* Parse whole lines as they come, as report reads them: none is cut. */
-static void feed(const char *buf, size_t n)
+static void save_event(struct ev *e)
 {
-	const char *nl;
-	size_t len;
+	fprintf(save, "[%03d]\t%llu.%09llu: %s %s\n", e->cpu,
+		(unsigned long long)(e->ts / 1000000000), (unsigned long long)(e->ts % 1000000000),
+		e->name, ev_text(e));
+}
 
-	while (n) {
-		nl = memchr(buf, '\n', n);
-		len = nl ? (size_t)(nl - buf) + 1 : n;
-		if (partial_len + len + 1 > partial_alloc) {
-			partial_alloc = 2 * (partial_len + len + 1);
-			partial = xrealloc(partial, partial_alloc);
+/* An event in binary, from trace_pipe_raw or a trace.dat. */
+static void binary_event(struct tep_event *tev, struct tep_record *rec, int cpu)
+{
+	struct ev e = { .cpu = cpu, .ts = rec->ts, .tev = tev, .rec = rec };
+
+	events_read++;
+	if (cpu < 0 || cpu >= MAX_CPUS || !tev) {
+		bad_lines++;
+		return;
+	}
+	/* -1: events were lost, their number is not known. */
+	if (rec->missed_events) {
+		lost(cpu);
+		if (save)
+			fprintf(save, "CPU:%d [LOST %lld EVENTS]\n", cpu,
+				rec->missed_events > 0 ? rec->missed_events : 0);
+	}
+	e.name = tev->name;
+	event(&e);
+	if (save)
+		save_event(&e);
+}
+
+/* @data: the tep of @handle, if the caller has it. */
+static int dat_event(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
+{
+	struct tep_handle *tep = data ?: tracecmd_get_tep(handle);
+
+	binary_event(tep_find_event_by_record(tep, rec), rec, cpu);
+	return 0;
+}
+
+/* A trace.dat (trace-cmd record, trace-remote-record), through libtracecmd. */
+static int report_dat(const char *path)
+{
+	struct tracecmd_input *handle = tracecmd_open(path, 0);
+	int ret;
+
+	if (!handle) {
+		fprintf(stderr, "hyp-stat: %s: libtracecmd cannot read it\n", path);
+		return -1;
+	}
+	ret = tracecmd_iterate_events(handle, NULL, 0, dat_event, tracecmd_get_tep(handle));
+	tracecmd_close(handle);
+	return ret < 0 ? -1 : 0;
+}
+
+static bool is_trace_dat(FILE *f)
+{
+	static const char magic[] = "\x17\x08\x44tracing";
+	char buf[sizeof(magic) - 1];
+	bool ret;
+
+	ret = fread(buf, 1, sizeof(buf), f) == sizeof(buf) && !memcmp(buf, magic, sizeof(buf));
+	rewind(f);
+	return ret;
+}
+
+/*
+ * The formats of the remote's events and of its pages, as libtracefs would
+ * load a tracing directory's but for /proc/kallsyms: read only if a
+ * function is to be named.
+ */
+static int load_formats(struct tep_handle *tep, struct tracefs_instance *remote)
+{
+	char **systems, **events, *buf;
+	int i, j, ret = -1, loaded = 0;
+	int size;
+
+	buf = tracefs_instance_file_read(remote, "events/header_page", &size);
+	if (!buf || tep_parse_header_page(tep, buf, size, sizeof(long))) {
+		free(buf);
+		return -1;
+	}
+	free(buf);
+	systems = tracefs_event_systems(remote_dir);
+	for (i = 0; systems && systems[i]; i++) {
+		events = tracefs_system_events(remote_dir, systems[i]);
+		for (j = 0; events && events[j]; j++) {
+			buf = tracefs_event_file_read(remote, systems[i], events[j], "format",
+						      &size);
+			if (buf && !tep_parse_event(tep, buf, size, systems[i]))
+				loaded++;
+			free(buf);
 		}
-		memcpy(partial + partial_len, buf, len);
-		partial_len += len;
-		buf += len;
-		n -= len;
-		if (nl) {
-			partial[partial_len] = 0;
-			parse_line(partial);
-			partial_len = 0;
+		tracefs_list_free(events);
+	}
+	tracefs_list_free(systems);
+	if (loaded)
+		ret = 0;
+	/* The pages' commit field is a long of the kernel's. */
+	tep_set_long_size(tep, tep_get_header_page_size(tep) ?: (int)sizeof(long));
+	return ret;
+}
+
+/* A CPU of the remote: its trace_pipe_raw, kept open, and the page read. */
+struct raw_cpu {
+	struct tracefs_cpu	*tcpu;
+	struct kbuffer		*kbuf;
+	void			*page;
+	void			*data;		/* its next event, NULL: none now */
+	unsigned long long	ts;
+	bool			first;		/* the first of its page */
+};
+
+static struct raw_cpu *raw_cpus;
+static int nr_raw_cpus, long_size;
+
+static int open_raw(struct tep_handle *tep, struct tracefs_instance *remote)
+{
+	int cpu, opened = 0;
+
+	long_size = tep_get_long_size(tep);
+	nr_raw_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	if (nr_raw_cpus < 1 || nr_raw_cpus > MAX_CPUS)
+		nr_raw_cpus = MAX_CPUS;
+	raw_cpus = calloc(nr_raw_cpus, sizeof(*raw_cpus));
+	if (!raw_cpus)
+		return -1;
+	for (cpu = 0; cpu < nr_raw_cpus; cpu++) {
+		struct raw_cpu *r = &raw_cpus[cpu];
+
+		r->tcpu = tracefs_cpu_open(remote, cpu, true);
+		if (!r->tcpu)
+			continue;
+		r->kbuf = tep_kbuffer(tep);
+		r->page = malloc(tracefs_cpu_read_size(r->tcpu));
+		if (!r->kbuf || !r->page)
+			return -1;
+		opened++;
+	}
+	return opened ? 0 : -1;
+}
+
+static void close_raw(void)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < nr_raw_cpus; cpu++) {
+		if (!raw_cpus[cpu].tcpu)
+			continue;
+		tracefs_cpu_close(raw_cpus[cpu].tcpu);
+		kbuffer_free(raw_cpus[cpu].kbuf);
+		free(raw_cpus[cpu].page);
+	}
+	free(raw_cpus);
+}
+
+/*
+ * The size of the events a page says it holds, -1 if they would not fit in
+ * it: kbuffer trusts it (the low 27 bits of commit; the top ones are flags).
+ */
+static long page_commit(const void *page, int len)
+{
+	uint64_t commit;
+
+	if (len < 8 + long_size)
+		return -1;
+	if (long_size == 8)
+		memcpy(&commit, (const char *)page + 8, 8);
+	else
+		commit = *(const uint32_t *)((const char *)page + 8);
+	commit &= (1 << 27) - 1;
+	return commit <= (uint64_t)(len - 8 - long_size) ? (long)commit : -1;
+}
+
+/* The next event of @r: on its page, or on the next page it has now. */
+static void raw_next(struct raw_cpu *r)
+{
+	int len;
+
+	r->data = r->data ? kbuffer_next_event(r->kbuf, &r->ts) : NULL;
+	while (!r->data) {
+		len = tracefs_cpu_read(r->tcpu, r->page, true);
+		if (len <= 0)
+			return;
+		if (page_commit(r->page, len) < 0) {
+			bad_pages++;
+			lost(r - raw_cpus);
+			continue;
 		}
+		if (kbuffer_load_subbuffer(r->kbuf, r->page))
+			continue;
+		r->first = true;
+		r->data = kbuffer_read_event(r->kbuf, &r->ts);
 	}
 }
 
-/* Parse what trace_pipe has (and copy it to @save); 0 at EAGAIN. */
-static int drain(int fd, FILE *save, size_t *total)
+/* All the events the remote's trace_pipe_raw files have now, oldest first. */
+static void drain(struct tep_handle *tep)
 {
-	static char buf[65536];
-	ssize_t n;
+	struct raw_cpu *r, *next;
+	struct tep_record rec;
+	int cpu, min;
 
+	for (cpu = 0; cpu < nr_raw_cpus; cpu++) {
+		if (raw_cpus[cpu].tcpu && !raw_cpus[cpu].data)
+			raw_next(&raw_cpus[cpu]);
+	}
 	for (;;) {
-		n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			return 0;
-		if (n <= 0)
-			return n < 0 ? -1 : 0;
-		feed(buf, n);
-		*total += n;
-		if (save)
-			fwrite(buf, 1, n, save);
+		next = NULL;
+		for (cpu = 0; cpu < nr_raw_cpus; cpu++) {
+			r = &raw_cpus[cpu];
+			if (r->data && (!next || r->ts < next->ts)) {
+				next = r;
+				min = cpu;
+			}
+		}
+		if (!next)
+			return;
+		memset(&rec, 0, sizeof(rec));
+		rec.ts = next->ts;
+		rec.cpu = min;
+		rec.data = next->data;
+		rec.size = kbuffer_event_size(next->kbuf);
+		rec.missed_events = next->first ? kbuffer_missed_events(next->kbuf) : 0;
+		next->first = false;
+		binary_event(tep_find_event_by_record(tep, &rec), &rec, min);
+		raw_next(next);
 	}
 }
 
 static int record(int argc, char **argv)
 {
 	const char *out = NULL, *tracefs = "/sys/kernel/tracing", *size = NULL, *json = NULL;
+	struct tracefs_instance *remote;
+	struct tep_handle *tep;
+	int opt, status, i, quiet_polls;
 	char path[512];
-	size_t total = 0;
-	FILE *save = NULL;
-	int opt, fd, status, i, quiet_polls;
 	pid_t child;
 
-	while ((opt = getopt_long(argc, argv, "+o:b:t:", long_options, NULL)) != -1) {
+	kallsyms = "/proc/kallsyms";
+	while ((opt = getopt_long(argc, argv, "+o:b:t:k:", long_options, NULL)) != -1) {
 		switch (opt) {
+		case 'k':
+			kallsyms = optarg;
+			break;
 		case 'T':
 			json = optarg;
 			break;
@@ -912,10 +1261,16 @@ static int record(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/events/hypervisor/func_ret/enable", remote_dir);
 	if (!access(path, W_OK) && write_file("events/hypervisor/func_ret/enable", "1"))
 		return 1;
-	snprintf(path, sizeof(path), "%s/trace_pipe", remote_dir);
-	fd = open(path, O_RDONLY | O_NONBLOCK);
-	if (fd < 0) {
-		fprintf(stderr, "hyp-stat: %s: %s\n", path, strerror(errno));
+	/* The remote's own formats: its events/ and events/header_page. */
+	tep = tep_alloc();
+	remote = tracefs_instance_alloc(remote_dir, NULL);
+	if (!tep || !remote || load_formats(tep, remote)) {
+		fprintf(stderr, "hyp-stat: %s: cannot load its event formats\n", remote_dir);
+		return 1;
+	}
+	if (open_raw(tep, remote)) {
+		fprintf(stderr, "hyp-stat: cannot read %s/per_cpu/cpu*/trace_pipe_raw\n",
+			remote_dir);
 		return 1;
 	}
 	if (json && open_timeline(json))
@@ -936,35 +1291,33 @@ static int record(int argc, char **argv)
 		return 1;
 	}
 	if (!child) {
-		close(fd);
 		execvp(argv[optind], argv + optind);
 		fprintf(stderr, "hyp-stat: %s: %s\n", argv[optind], strerror(errno));
 		_exit(127);
 	}
 	for (;;) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
 		if (waitpid(child, &status, WNOHANG) == child)
 			break;
-		poll(&pfd, 1, 100);
-		if (drain(fd, save, &total))
-			return 1;
+		usleep(100000);
+		drain(tep);
 	}
 	write_file("tracing_on", "0");
 	/* The last events show up within a poll of the remote (100 ms idle). */
 	for (quiet_polls = 0; quiet_polls < 3; quiet_polls++) {
-		size_t before = total;
+		unsigned long long before = events_read;
 
 		usleep(150000);
-		if (drain(fd, save, &total))
-			return 1;
-		if (total != before)
+		drain(tep);
+		if (events_read != before)
 			quiet_polls = -1;
 	}
-	close(fd);
-	if (save)
-		fclose(save);
-	feed("\n", partial_len ? 1 : 0);
+	close_raw();
+	tracefs_instance_free(remote);
+	tep_free(tep);
+	if (save && (ferror(save) | fclose(save))) {
+		fprintf(stderr, "hyp-stat: %s: cannot write it\n", out);
+		return 1;
+	}
 	if (close_timeline())
 		return 1;
 	report();
@@ -977,13 +1330,17 @@ static int record(int argc, char **argv)
 static void print_usage(void)
 {
 	fprintf(stderr,
-		"usage: hyp-stat record [-o FILE] [-b KB] [-t TRACEFS] [--timeline JSON] -- COMMAND [ARGS...]\n"
+		"usage: hyp-stat record [-o FILE] [-b KB] [-t TRACEFS] [-k KALLSYMS] [--timeline JSON]\n"
+		"                       -- COMMAND [ARGS...]\n"
 		"       hyp-stat report [--timeline JSON] [FILE]\n"
 		"Guest exits per vCPU and exit class, host traps and time in the arm64\n"
 		"hypervisor, from the events of /sys/kernel/tracing/remotes/hypervisor.\n"
 		"  -o FILE          also save the events, as text\n"
+		"  FILE             a trace.dat, or the text of the remote's trace or of\n"
+		"                   trace-cmd report -t\n"
 		"  -b KB            buffer size per CPU\n"
 		"  -t TRACEFS       where tracefs is mounted\n"
+		"  -k KALLSYMS      name functions from this file (default /proc/kallsyms)\n"
 		"  --timeline JSON  also write a Chrome/Perfetto JSON trace of the intervals\n");
 }
 
@@ -1019,7 +1376,11 @@ int main(int argc, char **argv)
 		}
 		if (json && open_timeline(json))
 			return 1;
-		if (parse_stream(f)) {
+		if (f != stdin && is_trace_dat(f)) {
+			fclose(f);
+			if (report_dat(argv[optind]))
+				return 1;
+		} else if (parse_stream(f)) {
 			fprintf(stderr, "hyp-stat: read error\n");
 			return 1;
 		}
