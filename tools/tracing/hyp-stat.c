@@ -941,7 +941,7 @@ static const struct option long_options[] = {
 
 static int open_timeline(const char *path)
 {
-	timeline = fopen(path, "w");
+	timeline = fopen(path, "we");
 	if (!timeline) {
 		fprintf(stderr, "hyp-stat: %s: %s\n", path, strerror(errno));
 		return -1;
@@ -1088,6 +1088,7 @@ static int load_formats(struct tep_handle *tep, struct tracefs_instance *remote)
 
 /* A CPU of the remote: its trace_pipe_raw, kept open, and the page read. */
 struct raw_cpu {
+	int			fd;
 	struct tracefs_cpu	*tcpu;
 	struct kbuffer		*kbuf;
 	void			*page;
@@ -1099,9 +1100,11 @@ struct raw_cpu {
 static struct raw_cpu *raw_cpus;
 static int nr_raw_cpus, long_size;
 
-static int open_raw(struct tep_handle *tep, struct tracefs_instance *remote)
+/* Opened here, not by libtracefs, so that COMMAND does not inherit them. */
+static int open_raw(struct tep_handle *tep)
 {
 	int cpu, opened = 0;
+	char path[512];
 
 	long_size = tep_get_long_size(tep);
 	nr_raw_cpus = sysconf(_SC_NPROCESSORS_CONF);
@@ -1113,9 +1116,14 @@ static int open_raw(struct tep_handle *tep, struct tracefs_instance *remote)
 	for (cpu = 0; cpu < nr_raw_cpus; cpu++) {
 		struct raw_cpu *r = &raw_cpus[cpu];
 
-		r->tcpu = tracefs_cpu_open(remote, cpu, true);
-		if (!r->tcpu)
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", remote_dir, cpu);
+		r->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (r->fd < 0)
 			continue;
+		r->tcpu = tracefs_cpu_alloc_fd(r->fd, tep_get_sub_buffer_size(tep) ?: getpagesize(),
+					       true);
+		if (!r->tcpu)
+			return -1;
 		r->kbuf = tep_kbuffer(tep);
 		r->page = malloc(tracefs_cpu_read_size(r->tcpu));
 		if (!r->kbuf || !r->page)
@@ -1132,7 +1140,8 @@ static void close_raw(void)
 	for (cpu = 0; cpu < nr_raw_cpus; cpu++) {
 		if (!raw_cpus[cpu].tcpu)
 			continue;
-		tracefs_cpu_close(raw_cpus[cpu].tcpu);
+		tracefs_cpu_free_fd(raw_cpus[cpu].tcpu);
+		close(raw_cpus[cpu].fd);
 		kbuffer_free(raw_cpus[cpu].kbuf);
 		free(raw_cpus[cpu].page);
 	}
@@ -1268,7 +1277,7 @@ static int record(int argc, char **argv)
 		fprintf(stderr, "hyp-stat: %s: cannot load its event formats\n", remote_dir);
 		return 1;
 	}
-	if (open_raw(tep, remote)) {
+	if (open_raw(tep)) {
 		fprintf(stderr, "hyp-stat: cannot read %s/per_cpu/cpu*/trace_pipe_raw\n",
 			remote_dir);
 		return 1;
@@ -1276,7 +1285,7 @@ static int record(int argc, char **argv)
 	if (json && open_timeline(json))
 		return 1;
 	if (out) {
-		save = fopen(out, "w");
+		save = fopen(out, "we");
 		if (!save) {
 			fprintf(stderr, "hyp-stat: %s: %s\n", out, strerror(errno));
 			return 1;

@@ -21,7 +21,10 @@
 # that "trace-cmd report" prints them in seconds, as for any trace, the
 # recording gets a TSC2NSEC option of multiplier 1: trace-cmd (3.1) prints
 # raw the time stamps of clocks it does not know to count nanoseconds, the
-# boot clock among them, unless the file says how to convert them.
+# boot clock among them, unless the file says how to convert them. This
+# script adds the option itself: libtracecmd installs only its reading
+# interface, and trace-cmd record --tsc2nsec takes the multiplier of
+# perf's counter conversion (for x86-tsc), not 1.
 set -eu
 
 usage() {
