@@ -230,6 +230,16 @@ sed 's/^\(\[...\]\)\t *\([0-9]*\.[0-9]\{6\}\)[0-9]*: /\1 \2 /; s/ __kvm_nvhe_/ /
 	"$tmp/saved" > "$tmp/saved.us"
 sed 's/^\(\[...\]\)\t *\([0-9.]*\): /\1 \2 /' "$remote/trace.txt" | cmp - "$tmp/saved.us"
 [ "$(wc -l < "$tmp/saved.us")" -eq 838 ]
+# The same pages under the host_hcall format of a kernel that names the
+# hypercalls (from this kernel's remote): hypercalls by name, in the report
+# and in the saved events.
+cp scripts/tests/hyp-stat-corpus/host_hcall.format "$remote/events/hypervisor/host_hcall/format"
+"$tmp/hyp-stat" record -t "$tmp/fs" -k "$remote/kallsyms" -o "$tmp/named" -- true > "$tmp/rec"
+"$tmp/hyp-stat" report "$tmp/named" | cmp - "$tmp/rec"
+grep -qE '^hvc __kvm_vcpu_run +25 ' "$tmp/rec"
+grep -qE '^hvc __kvm_timer_set_cntvoff +' "$tmp/rec"
+if grep -qE '^hvc [0-9]' "$tmp/rec"; then exit 1; fi
+[ "$(grep -c ' host_hcall id=12 invalid=0 name=__kvm_vcpu_run$' "$tmp/named")" -eq 25 ]
 # A remote with no trace_pipe_raw: a clear error, the command not run.
 rm -r "$remote/per_cpu"
 if "$tmp/hyp-stat" record -t "$tmp/fs" -- touch "$tmp/ran" 2> "$tmp/err"; then exit 1; fi

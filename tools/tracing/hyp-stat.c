@@ -703,8 +703,10 @@ static void event(struct ev *e)
 		if (c->entered)
 			timeline_arg(c, e);
 	} else if (!strcmp(name, "host_hcall") && c->entered && c->host) {
-		if (ev_str(e, "id", val, sizeof(val)))
-			snprintf(c->class, NAME_LEN, "hvc %.24s", val);
+		/* Named if the host knew it ("name=0x13" if not), else by number. */
+		if ((ev_str(e, "name", val, sizeof(val)) && strncmp(val, "0x", 2)) ||
+		    ev_str(e, "id", val, sizeof(val)))
+			snprintf(c->class, NAME_LEN, "hvc %.32s", val);
 		timeline_arg(c, e);
 	} else if (!strcmp(name, "host_smc") && c->entered && c->host) {
 		if (ev_str(e, "id", val, sizeof(val)))
@@ -870,10 +872,10 @@ static void report(void)
 	if (traps.nr) {
 		qsort(r, traps.nr, sizeof(*r), cmp_row);
 		printf("Host traps, time in the hypervisor (us):\n");
-		printf("%-29s %8s %12s %10s %10s %10s %10s\n", "reason", "count", "total",
+		printf("%-37s %8s %12s %10s %10s %10s %10s\n", "reason", "count", "total",
 		       "mean", "min", "max", "p99");
 		for (i = 0; i < traps.nr; i++) {
-			printf("%-29s", r[i].class);
+			printf("%-37s", r[i].class);
 			print_times(&r[i]);
 		}
 		printf("\n");

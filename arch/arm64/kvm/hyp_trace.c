@@ -7,9 +7,11 @@
  */
 
 #include <linux/cpumask.h>
+#include <linux/kallsyms.h>
 #include <linux/kvm_host.h>
 #include <linux/moduleparam.h>
 #include <linux/security.h>
+#include <linux/seq_buf.h>
 #include <linux/simple_ring_buffer.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -522,6 +524,99 @@ static void __init hyp_printk_check_fmts(void)
 		WARN(!hyp_printk_fmt(p - start), "hyp_printk: cannot print format \"%.64s\"\n", p);
 }
 
+/*
+ * host_hcall also prints the hypercall's name: that of its handler in the
+ * hypervisor's host_hcall[], handle_<name>(), through kallsyms. The table
+ * is read once at boot, before pKVM takes the hypervisor's memory from the
+ * host. The names go in the print format too, for the tools.
+ */
+DECLARE_KVM_NVHE_SYM(host_hcall);
+DECLARE_KVM_NVHE_SYM(host_hcall_nr);
+
+static struct {
+	const char	**name;		/* by id, NULL if unknown */
+	unsigned int	nr;
+	char		*print_fmt;
+} hyp_hcalls;
+
+#define HYP_HCALL_FMT_START						\
+	"\"id=%llu invalid=%u name=%s\", REC->id, REC->invalid, __print_symbolic(REC->id"
+#define HYP_HCALL_FMT_END	")"
+
+static void hyp_hcall_print(void *rec, struct trace_seq *s)
+{
+	struct remote_event_format_host_hcall *e = rec;
+
+	trace_seq_printf(s, "id=%llu invalid=%u name=", e->id, e->invalid);
+	/* As tools print a value __print_symbolic() does not name. */
+	if (e->id < hyp_hcalls.nr && hyp_hcalls.name[e->id])
+		trace_seq_puts(s, hyp_hcalls.name[e->id]);
+	else
+		trace_seq_printf(s, "0x%llx", e->id);
+}
+
+static const char * __init hyp_hcall_name(unsigned long va, char *buf)
+{
+	unsigned long kimg = (unsigned long)kvm_nvhe_sym(host_hcall);
+	unsigned long size, off;
+	const char *name;
+
+	/* The table holds hypervisor addresses (kvm_apply_hyp_relocations()). */
+	va += kimg - (unsigned long)kern_hyp_va(lm_alias(kimg));
+	name = kallsyms_lookup(va, &size, &off, NULL, buf);
+	if (!name || off || !str_has_prefix(name, "__kvm_nvhe_"))
+		return NULL;
+	name += strlen("__kvm_nvhe_");
+	if (str_has_prefix(name, "handle_"))
+		name += strlen("handle_");
+	return kstrdup_const(name, GFP_KERNEL);
+}
+
+static int __init hyp_hcall_names_init(void)
+{
+	const unsigned long *table = (const unsigned long *)kvm_nvhe_sym(host_hcall);
+	unsigned int i, nr = *(const unsigned int *)kvm_nvhe_sym(host_hcall_nr);
+	char buf[KSYM_NAME_LEN];
+	size_t len = sizeof(HYP_HCALL_FMT_START HYP_HCALL_FMT_END);
+	struct seq_buf s;
+
+	if (!is_hyp_mode_available() || is_kernel_in_hyp_mode())
+		return 0;
+	hyp_hcalls.name = kcalloc(nr, sizeof(*hyp_hcalls.name), GFP_KERNEL);
+	if (!hyp_hcalls.name)
+		return -ENOMEM;
+	hyp_hcalls.nr = nr;
+	for (i = 0; i < nr; i++) {
+		if (table[i])
+			hyp_hcalls.name[i] = hyp_hcall_name(table[i], buf);
+		if (hyp_hcalls.name[i])
+			len += strlen(hyp_hcalls.name[i]) + sizeof(", { 4294967295, \"\" }");
+	}
+
+	/* No names (no kallsyms): the event's own format. */
+	if (len == sizeof(HYP_HCALL_FMT_START HYP_HCALL_FMT_END))
+		return 0;
+	hyp_hcalls.print_fmt = kmalloc(len, GFP_KERNEL);
+	if (!hyp_hcalls.print_fmt)
+		return -ENOMEM;
+	seq_buf_init(&s, hyp_hcalls.print_fmt, len);
+	seq_buf_puts(&s, HYP_HCALL_FMT_START);
+	for (i = 0; i < nr; i++) {
+		if (hyp_hcalls.name[i])
+			seq_buf_printf(&s, ", { %u, \"%s\" }", i, hyp_hcalls.name[i]);
+	}
+	seq_buf_puts(&s, HYP_HCALL_FMT_END);
+	seq_buf_str(&s);
+	if (WARN_ON(seq_buf_has_overflowed(&s))) {
+		kfree(hyp_hcalls.print_fmt);
+		hyp_hcalls.print_fmt = NULL;
+	}
+	return 0;
+}
+
+/* The table is the hypervisor's from finalize_pkvm() (device_initcall_sync). */
+subsys_initcall(hyp_hcall_names_init);
+
 static int __init hyp_trace_init(void)
 {
 	int ret;
@@ -529,6 +624,10 @@ static int __init hyp_trace_init(void)
 	if (!is_kvm_arm_initialised() || is_kernel_in_hyp_mode())
 		return 0;
 
+	if (hyp_hcalls.print_fmt) {
+		remote_event_host_hcall.print_fmt = hyp_hcalls.print_fmt;
+		remote_event_host_hcall.print = hyp_hcall_print;
+	}
 	remote_event_hyp_printk.print = hyp_printk_print;
 #ifdef CONFIG_NVHE_EL2_FTRACE
 	remote_event_func.print = hyp_ftrace_print_func;

@@ -45,6 +45,11 @@ HYP_EVENT(hyp_exit,
 		  __entry->vcpu, __entry->pid)
 )
 
+/*
+ * A hypercall of the host: id is its number (__KVM_HOST_SMCCC_FUNC_*),
+ * invalid 1 if refused. The host prints its name too, as name= at the end
+ * (hyp_trace.c).
+ */
 HYP_EVENT(host_hcall,
 	HE_PROTO(u64 id, u8 invalid),
 	HE_STRUCT(
