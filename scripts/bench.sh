@@ -25,7 +25,7 @@ echo "== host (x86_64, native build of kernel/trace/simple_ring_buffer.c)"
 make -s -C "$SRC/tools/testing/simple_ring_buffer" srb_bench
 "$SRC/tools/testing/simple_ring_buffer/srb_bench"
 
-echo "== host: hyp-stat report, per million events (scripts/bench-hyp-stat.sh)"
+echo "== host: hyp-stat, text and binary input, per million events (scripts/bench-hyp-stat.sh)"
 SRC=$SRC scripts/bench-hyp-stat.sh
 
 echo "== guest ($MODE mode, $how): simple_ring_buffer vs ring_buffer"

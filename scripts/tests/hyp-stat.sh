@@ -240,6 +240,12 @@ grep -qE '^hvc __kvm_vcpu_run +25 ' "$tmp/rec"
 grep -qE '^hvc __kvm_timer_set_cntvoff +' "$tmp/rec"
 if grep -qE '^hvc [0-9]' "$tmp/rec"; then exit 1; fi
 [ "$(grep -c ' host_hcall id=12 invalid=0 name=__kvm_vcpu_run$' "$tmp/named")" -eq 25 ]
+# The remote's CPUs are those of its per_cpu/, not this system's: CPU 1's
+# pages as CPU 300's give the same events, on CPU 300.
+mv "$remote/per_cpu/cpu1" "$remote/per_cpu/cpu300"
+"$tmp/hyp-stat" record -t "$tmp/fs" -k "$remote/kallsyms" -o "$tmp/cpu300" -- true > /dev/null
+[ "$(grep -c '^\[300\]' "$tmp/cpu300")" -eq "$(grep -c '^\[001\]' "$remote/trace.txt")" ]
+[ "$(wc -l < "$tmp/cpu300")" -eq 838 ]
 # A remote with no trace_pipe_raw: a clear error, the command not run.
 rm -r "$remote/per_cpu"
 if "$tmp/hyp-stat" record -t "$tmp/fs" -- touch "$tmp/ran" 2> "$tmp/err"; then exit 1; fi

@@ -49,6 +49,7 @@
  * slices ("guest") and its exits (the exit class), timed as in the report.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -1102,6 +1103,26 @@ struct raw_cpu {
 static struct raw_cpu *raw_cpus;
 static int nr_raw_cpus, long_size;
 
+/* The remote's CPUs: those of its per_cpu/, not this system's. */
+static int count_raw_cpus(void)
+{
+	char path[512];
+	struct dirent *d;
+	int cpu, nr = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/per_cpu", remote_dir);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir))) {
+		if (sscanf(d->d_name, "cpu%d", &cpu) == 1 && cpu >= 0 && cpu < MAX_CPUS)
+			nr = cpu + 1 > nr ? cpu + 1 : nr;
+	}
+	closedir(dir);
+	return nr;
+}
+
 /* Opened here, not by libtracefs, so that COMMAND does not inherit them. */
 static int open_raw(struct tep_handle *tep)
 {
@@ -1109,10 +1130,8 @@ static int open_raw(struct tep_handle *tep)
 	char path[512];
 
 	long_size = tep_get_long_size(tep);
-	nr_raw_cpus = sysconf(_SC_NPROCESSORS_CONF);
-	if (nr_raw_cpus < 1 || nr_raw_cpus > MAX_CPUS)
-		nr_raw_cpus = MAX_CPUS;
-	raw_cpus = calloc(nr_raw_cpus, sizeof(*raw_cpus));
+	nr_raw_cpus = count_raw_cpus();
+	raw_cpus = calloc(nr_raw_cpus ?: 1, sizeof(*raw_cpus));
 	if (!raw_cpus)
 		return -1;
 	for (cpu = 0; cpu < nr_raw_cpus; cpu++) {
