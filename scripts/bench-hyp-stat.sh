@@ -14,7 +14,7 @@ SRC=${SRC:-build/linux}
 EVENTS=${EVENTS:-1000000}
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-gcc -O2 -o "$tmp/hyp-stat" "$SRC/tools/tracing/hyp-stat.c" \
+gcc -O2 -o "$tmp/hyp-stat" "$SRC"/tools/tracing/hyp-stat/*.c \
 	$(pkg-config --cflags --libs libtracecmd libtracefs libtraceevent)
 corpus=scripts/tests/hyp-stat-corpus/remote
 remote=$tmp/fs/remotes/hypervisor

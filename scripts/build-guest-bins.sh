@@ -27,8 +27,10 @@ while read -r prog srcs; do
 	for s in $srcs; do
 		files="$files $SRC/$s"
 	done
+	# A header next to a source counts too (hyp-stat.h).
+	deps="$files $(for f in $files; do find "$(dirname "$f")" -maxdepth 1 -name '*.h'; done)"
 	# shellcheck disable=SC2086
-	if [ ! -x "$out/$prog" ] || [ -n "$(find $files -newer "$out/$prog")" ]; then
+	if [ ! -x "$out/$prog" ] || [ -n "$(find $deps -newer "$out/$prog")" ]; then
 		echo "  GUESTCC $prog"
 		case $prog in
 		hyp-stat)
@@ -44,5 +46,5 @@ remote_reader tools/testing/selftests/ftrace/remote_reader.c
 remote_race tools/testing/selftests/ftrace/remote_race.c
 remote_stall tools/testing/selftests/ftrace/remote_stall.c
 hyp_workload tools/tracing/hyp_workload.c
-hyp-stat tools/tracing/hyp-stat.c
+hyp-stat tools/tracing/hyp-stat/hyp-stat.c tools/tracing/hyp-stat/events.c tools/tracing/hyp-stat/table.c tools/tracing/hyp-stat/timeline.c
 LIST

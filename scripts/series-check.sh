@@ -54,7 +54,7 @@ PREFER_DEFINED_ATTRIBUTE_MACRO tools/testing/simple_ring_buffer/shim
 MACRO_WITH_FLOW_CONTROL tools/testing/simple_ring_buffer
 AVOID_EXTERNS tools/tracing/hyp_workload.c
 NR_CPUS arch/arm64/kvm/hyp/nvhe/trace.c
-EMBEDDED_FUNCTION_NAME tools/tracing/hyp-stat.c
+EMBEDDED_FUNCTION_NAME tools/tracing/hyp-stat/hyp-stat.c
 TRAILING_SEMICOLON hyp_ftrace.c
 AVOID_BUG arch/arm64/kvm/hyp/nvhe/ftrace.c"
 

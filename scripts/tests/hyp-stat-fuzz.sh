@@ -16,7 +16,7 @@ BIN_CASES=${BIN_CASES:-200}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -Wall -Wextra -Werror \
-	-o "$tmp/hyp-stat" "$SRC/tools/tracing/hyp-stat.c" \
+	-o "$tmp/hyp-stat" "$SRC"/tools/tracing/hyp-stat/*.c \
 	$(pkg-config --cflags --libs libtracecmd libtracefs libtraceevent)
 # libtracefs keeps what its constructor allocates until exit.
 echo 'leak:libtracefs.so' > "$tmp/lsan.supp"

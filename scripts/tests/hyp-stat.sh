@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # With ASan and UBSan: any report fails the test.
 gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -Wall -Wextra -Werror \
-	-o "$tmp/hyp-stat" "$SRC/tools/tracing/hyp-stat.c" \
+	-o "$tmp/hyp-stat" "$SRC"/tools/tracing/hyp-stat/*.c \
 	$(pkg-config --cflags --libs libtracecmd libtracefs libtraceevent)
 # libtracefs keeps what its constructor allocates until exit.
 echo 'leak:libtracefs.so' > "$tmp/lsan.supp"

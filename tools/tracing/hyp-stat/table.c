@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hyp-stat: the figures. Rows (per vCPU and class, per host trap, per
+ * function) and vCPUs are kept in hash tables, so that the time per event
+ * does not grow with their number; report() prints them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hyp-stat.h"
+
+/* Rows (or vCPUs) in an array, found through hash chains of indexes. */
+struct table {
+	void		*items;
+	size_t		size, next;		/* of an item, of its next */
+	size_t		nr, alloc;
+	size_t		*heads, nr_heads;
+};
+
+#define NONE	((size_t)-1)
+
+#define ROWS	{ .size = sizeof(struct stat_row), .next = offsetof(struct stat_row, next) }
+struct table exits = ROWS, traps = ROWS, funcs = ROWS;
+static struct table vcpus = {
+	.size = sizeof(struct vcpu_state), .next = offsetof(struct vcpu_state, next)
+};
+
+struct cpu_state cpus[MAX_CPUS];
+unsigned long lost_lines, bad_lines, bad_pages, backwards;
+
+static void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size);
+	if (!p) {
+		perror("hyp-stat");
+		exit(1);
+	}
+	return p;
+}
+
+static uint64_t hash_key(int pid, int vcpu, const char *class)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	h = (h ^ (uint32_t)pid) * 1099511628211ULL;
+	h = (h ^ (uint32_t)vcpu) * 1099511628211ULL;
+	for (; class && *class; class++)
+		h = (h ^ (unsigned char)*class) * 1099511628211ULL;
+	return h ^ (h >> 29);
+}
+
+static void *item(struct table *t, size_t i)
+{
+	return (char *)t->items + i * t->size;
+}
+
+/* The chain of @t that holds @h: grown to keep chains short. */
+static size_t *chain(struct table *t, uint64_t h, size_t (*hash)(void *))
+{
+	size_t i, *head;
+
+	if (t->nr >= t->nr_heads) {
+		free(t->heads);
+		t->nr_heads = t->nr_heads ? 2 * t->nr_heads : 256;
+		t->heads = xrealloc(NULL, t->nr_heads * sizeof(*t->heads));
+		for (i = 0; i < t->nr_heads; i++)
+			t->heads[i] = NONE;
+		for (i = 0; i < t->nr; i++) {
+			size_t *next = (size_t *)((char *)item(t, i) + t->next);
+
+			head = &t->heads[hash(item(t, i)) & (t->nr_heads - 1)];
+			*next = *head;
+			*head = i;
+		}
+	}
+	return &t->heads[h & (t->nr_heads - 1)];
+}
+
+/* A new zeroed item of @t at the head of chain @head. */
+static void *add_item(struct table *t, size_t *head)
+{
+	size_t *next;
+	void *p;
+
+	if (t->nr == t->alloc) {
+		t->alloc = t->alloc ? 2 * t->alloc : 64;
+		t->items = xrealloc(t->items, t->alloc * t->size);
+	}
+	p = item(t, t->nr);
+	memset(p, 0, t->size);
+	next = (size_t *)((char *)p + t->next);
+	*next = *head;
+	*head = t->nr++;
+	return p;
+}
+
+static size_t hash_row(void *p)
+{
+	struct stat_row *r = p;
+
+	return hash_key(r->pid, r->vcpu, r->class);
+}
+
+static size_t hash_vcpu(void *p)
+{
+	struct vcpu_state *v = p;
+
+	return hash_key(v->pid, v->vcpu, NULL);
+}
+
+struct stat_row *row_of(struct table *t, int pid, int vcpu, const char *class)
+{
+	char name[NAME_LEN];
+	struct stat_row *r;
+	size_t *head, i;
+
+	snprintf(name, sizeof(name), "%s", class);
+	head = chain(t, hash_key(pid, vcpu, name), hash_row);
+	for (i = *head; i != NONE; i = r->next) {
+		r = item(t, i);
+		if (r->pid == pid && r->vcpu == vcpu && !strcmp(r->class, name))
+			return r;
+	}
+	r = add_item(t, head);
+	r->pid = pid;
+	r->vcpu = vcpu;
+	memcpy(r->class, name, sizeof(name));
+	return r;
+}
+
+void row_add(struct stat_row *r, uint64_t ns)
+{
+	if (r->nr == r->alloc) {
+		r->alloc = r->alloc ? 2 * r->alloc : 4;
+		r->ns = xrealloc(r->ns, r->alloc * sizeof(*r->ns));
+	}
+	r->ns[r->nr++] = ns;
+	r->total += ns;
+	if (r->nr == 1 || ns < r->min)
+		r->min = ns;
+	if (ns > r->max)
+		r->max = ns;
+}
+
+struct vcpu_state *vcpu_of(int pid, int vcpu)
+{
+	struct vcpu_state *v;
+	size_t *head, i;
+
+	head = chain(&vcpus, hash_key(pid, vcpu, NULL), hash_vcpu);
+	for (i = *head; i != NONE; i = v->next) {
+		v = item(&vcpus, i);
+		if (v->pid == pid && v->vcpu == vcpu)
+			break;
+	}
+	if (i == NONE) {
+		v = add_item(&vcpus, head);
+		v->pid = pid;
+		v->vcpu = vcpu;
+		v->lost_gen = lost_lines;
+		if (timeline)
+			timeline_name_vcpu(pid, vcpu);
+	}
+	/* Events were lost since it was last seen: what it had open is void. */
+	if (v->lost_gen != lost_lines) {
+		v->lost_gen = lost_lines;
+		v->since = 0;
+		v->running = 0;
+	}
+	return v;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct stat_row *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->vcpu != y->vcpu)
+		return x->vcpu < y->vcpu ? -1 : 1;
+	return strcmp(x->class, y->class);
+}
+
+/* Most time first, as function_profile. */
+static int cmp_total(const void *a, const void *b)
+{
+	const struct stat_row *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return strcmp(x->class, y->class);
+}
+
+static void print_times(struct stat_row *r)
+{
+	uint64_t p99;
+
+	if (!r->nr) {
+		printf(" %8zu %12s %10s %10s %10s %10s\n", r->count, "-", "-", "-", "-", "-");
+		return;
+	}
+	qsort(r->ns, r->nr, sizeof(*r->ns), cmp_u64);
+	/* Nearest rank: the smallest value with 99 % of them at or below. */
+	p99 = r->ns[(r->nr * 99 + 99) / 100 - 1];
+	printf(" %8zu %12.3f %10.3f %10.3f %10.3f %10.3f\n", r->count, r->total / 1e3,
+	       r->total / 1e3 / r->nr, r->min / 1e3, r->max / 1e3, p99 / 1e3);
+}
+
+void report(void)
+{
+	struct stat_row *r = exits.items;
+	uint64_t all = 0;
+	size_t i;
+	int cpu;
+
+	if (exits.nr) {
+		qsort(r, exits.nr, sizeof(*r), cmp_row);
+		printf("Guest exits, exit to re-entry (us):\n");
+		printf("%8s %5s %-14s %8s %12s %10s %10s %10s %10s\n", "pid", "vcpu", "class",
+		       "count", "total", "mean", "min", "max", "p99");
+		for (i = 0; i < exits.nr; i++) {
+			printf("%8d %5d %-14s", r[i].pid, r[i].vcpu, r[i].class);
+			print_times(&r[i]);
+		}
+		printf("\n");
+	}
+	r = traps.items;
+	if (traps.nr) {
+		qsort(r, traps.nr, sizeof(*r), cmp_row);
+		printf("Host traps, time in the hypervisor (us):\n");
+		printf("%-37s %8s %12s %10s %10s %10s %10s\n", "reason", "count", "total",
+		       "mean", "min", "max", "p99");
+		for (i = 0; i < traps.nr; i++) {
+			printf("%-37s", r[i].class);
+			print_times(&r[i]);
+		}
+		printf("\n");
+	}
+	r = funcs.items;
+	if (funcs.nr) {
+		qsort(r, funcs.nr, sizeof(*r), cmp_total);
+		printf("Hypervisor functions, call to return (us):\n");
+		printf("%-37s %8s %12s %10s %10s %10s %10s\n", "function", "calls", "total",
+		       "mean", "min", "max", "p99");
+		for (i = 0; i < funcs.nr; i++) {
+			r[i].count = r[i].nr;
+			printf("%-37s", r[i].class);
+			print_times(&r[i]);
+		}
+		printf("\n");
+	}
+	printf("Time in the hypervisor, per CPU (us):\n");
+	printf("%5s %10s %12s %12s %7s\n", "cpu", "entries", "in hyp", "traced", "share");
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct cpu_state *c = &cpus[cpu];
+		uint64_t span = c->covered;
+
+		if (!c->seen)
+			continue;
+		all += c->entries;
+		printf("%5d %10llu %12.3f %12.3f %6.2f%%\n", cpu,
+		       (unsigned long long)c->entries, c->total / 1e3, span / 1e3,
+		       span ? 100.0 * c->total / span : 0.0);
+	}
+	if (!all)
+		printf("(no hyp_enter event: are hyp_enter and hyp_exit enabled?)\n");
+	if (lost_lines)
+		printf("\n%lu LOST marks: intervals open across them are not counted\n",
+		       lost_lines);
+	if (backwards)
+		printf("\n%lu intervals not timed: time went backwards\n", backwards);
+	if (bad_lines)
+		printf("\n%lu lines not understood\n", bad_lines);
+	if (bad_pages)
+		printf("\n%lu pages not understood: their events are lost\n", bad_pages);
+}
