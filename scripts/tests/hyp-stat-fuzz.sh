@@ -5,7 +5,11 @@
 # report -t of a guest's run): bytes changed, inserted, lines repeated,
 # dropped and moved, time stamps moved; and "record" over 200 tracefs
 # stand-ins whose trace_pipe_raw pages (hyp-stat-corpus/remote, real ones)
-# have bytes changed, headers included. Each must give no sanitizer report,
+# have bytes changed, headers included; and "report" of 100 trace.dat files
+# (hyp-stat-corpus/hyp.dat.gz: trace-remote-record of hyp_workload -v 2 -r 1
+# -c 2 -s 1 -w 1 in protected mode, made uncompressed with trace-cmd convert
+# --compression none) with bytes changed, which libtracecmd may also refuse
+# (exit 1, "libtracecmd cannot read it"). Each must give no sanitizer report,
 # exit 0, a timeline that is strict UTF-8 JSON with no negative duration and
 # no overlap on a track, and a report with no share over 100 % and no time
 # beyond the input's.
@@ -13,6 +17,7 @@ set -euo pipefail
 SRC=${SRC:-build/linux}
 CASES=${CASES:-2000}
 BIN_CASES=${BIN_CASES:-200}
+DAT_CASES=${DAT_CASES:-100}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -Wall -Wextra -Werror \
@@ -21,10 +26,12 @@ gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -Wall -Wextra 
 # libtracefs keeps what its constructor allocates until exit.
 echo 'leak:libtracefs.so' > "$tmp/lsan.supp"
 export LSAN_OPTIONS=suppressions=$tmp/lsan.supp
-python3 - "$tmp" "$CASES" "$BIN_CASES" scripts/tests/hyp-stat-corpus/*.txt <<'EOF2'
+gzip -dc scripts/tests/hyp-stat-corpus/hyp.dat.gz > "$tmp/hyp.dat"
+python3 - "$tmp" "$CASES" "$BIN_CASES" "$DAT_CASES" scripts/tests/hyp-stat-corpus/*.txt <<'EOF2'
 import concurrent.futures, json, os, random, re, shutil, subprocess, sys, threading
 
-tmp, cases, bin_cases, seeds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+tmp, cases, bin_cases, dat_cases = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+seeds = sys.argv[5:]
 corpus = [open(f, "rb").read().split(b"\n") for f in seeds]
 rng = random.Random(34)
 specials = b'"\\\x00\x01\x1f\x7f\x80\xbf\xc3\xe2\xed\xf4\xff[]:= \t.-'
@@ -126,6 +133,30 @@ def run_bin(case):
         shutil.rmtree(fs)
     return why
 
+# A trace.dat with bytes changed, through libtracecmd.
+dat = open(tmp + "/hyp.dat", "rb").read()
+
+def run_dat(case):
+    path = "%s/d%d.dat" % (tmp, case)
+    b = bytearray(dat)
+    for _ in range(dat_rng[case].randint(1, 20)):
+        b[dat_rng[case].randrange(len(b))] = dat_rng[case].randrange(256)
+    open(path, "wb").write(b)
+    # libtracecmd allocates what a size field says: a huge one fails, as
+    # malloc() would without ASan, rather than abort.
+    p = subprocess.run([tmp + "/hyp-stat", "report", "--timeline", path + ".json", path],
+                       capture_output=True,
+                       env=dict(env, ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1"))
+    err = re.sub(rb"==\d+==WARNING: AddressSanitizer failed to allocate 0x[0-9a-f]+ bytes\n",
+                 b"", p.stderr)
+    if p.returncode == 1 and re.fullmatch(rb"hyp-stat: \S+: libtracecmd cannot read it\n", err):
+        why = None
+    else:
+        why = check(p, path + ".json", 2 ** 64 / 1e3)
+    if not why:
+        os.remove(path)
+    return why
+
 inputs = []
 for case in range(cases):
     lines = rng.choice(corpus)
@@ -148,6 +179,12 @@ with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
         if why:
             failed += 1
             print("binary case %d: %s" % (case, why))
-print("%d cases, %d binary, %d failed" % (cases, bin_cases, failed))
+dat_rng = [random.Random(rng.random()) for _ in range(dat_cases)]
+with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+    for case, why in enumerate(pool.map(run_dat, range(dat_cases))):
+        if why:
+            failed += 1
+            print("trace.dat case %d: %s" % (case, why))
+print("%d cases, %d binary, %d trace.dat, %d failed" % (cases, bin_cases, dat_cases, failed))
 sys.exit(1 if failed else 0)
 EOF2
