@@ -160,6 +160,15 @@ static void load_kallsyms(struct tep_handle *tep)
 	free(buf);
 }
 
+/* A call of @fn that returned after @ns. */
+static void func_add(const char *fn, uint64_t ns)
+{
+	struct stat_row *r = row_of(&funcs, -1, -1, fn);
+
+	r->count++;
+	row_add(r, ns);
+}
+
 /*
  * One call of a traced function. Binary: its ip (named by the kallsyms the
  * events came with), calltime and rettime. Text: "handle_trap depth=0
@@ -194,7 +203,7 @@ static void func_ret(struct ev *e)
 			snprintf(fn, sizeof(fn), "%s", name);
 		else
 			snprintf(fn, sizeof(fn), "0x%llx", ip);
-		row_add(row_of(&funcs, -1, -1, fn), (uint64_t)ret - (uint64_t)call);
+		func_add(fn, (uint64_t)ret - (uint64_t)call);
 		return;
 	}
 	if (!strncmp(fields, HYP_PREFIX, strlen(HYP_PREFIX)))
@@ -208,7 +217,7 @@ static void func_ret(struct ev *e)
 	}
 	memcpy(fn, fields, n);
 	fn[n] = 0;
-	row_add(row_of(&funcs, -1, -1, fn), (uint64_t)(us * 1000 + 0.5));
+	func_add(fn, (uint64_t)(us * 1000 + 0.5));
 }
 
 void event(struct ev *e)

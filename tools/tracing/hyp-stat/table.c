@@ -213,6 +213,26 @@ static void print_times(struct stat_row *r)
 	       r->total / 1e3 / r->nr, r->min / 1e3, r->max / 1e3, p99 / 1e3);
 }
 
+/* A table whose rows are named by their class alone. */
+static void print_named(struct table *t, int (*cmp)(const void *, const void *),
+			const char *title, const char *name, const char *count)
+{
+	struct stat_row *r = t->items;
+	size_t i;
+
+	if (!t->nr)
+		return;
+	qsort(r, t->nr, sizeof(*r), cmp);
+	printf("%s (us):\n", title);
+	printf("%-37s %8s %12s %10s %10s %10s %10s\n", name, count, "total", "mean", "min",
+	       "max", "p99");
+	for (i = 0; i < t->nr; i++) {
+		printf("%-37s", r[i].class);
+		print_times(&r[i]);
+	}
+	printf("\n");
+}
+
 void report(void)
 {
 	struct stat_row *r = exits.items;
@@ -231,31 +251,8 @@ void report(void)
 		}
 		printf("\n");
 	}
-	r = traps.items;
-	if (traps.nr) {
-		qsort(r, traps.nr, sizeof(*r), cmp_row);
-		printf("Host traps, time in the hypervisor (us):\n");
-		printf("%-37s %8s %12s %10s %10s %10s %10s\n", "reason", "count", "total",
-		       "mean", "min", "max", "p99");
-		for (i = 0; i < traps.nr; i++) {
-			printf("%-37s", r[i].class);
-			print_times(&r[i]);
-		}
-		printf("\n");
-	}
-	r = funcs.items;
-	if (funcs.nr) {
-		qsort(r, funcs.nr, sizeof(*r), cmp_total);
-		printf("Hypervisor functions, call to return (us):\n");
-		printf("%-37s %8s %12s %10s %10s %10s %10s\n", "function", "calls", "total",
-		       "mean", "min", "max", "p99");
-		for (i = 0; i < funcs.nr; i++) {
-			r[i].count = r[i].nr;
-			printf("%-37s", r[i].class);
-			print_times(&r[i]);
-		}
-		printf("\n");
-	}
+	print_named(&traps, cmp_row, "Host traps, time in the hypervisor", "reason", "count");
+	print_named(&funcs, cmp_total, "Hypervisor functions, call to return", "function", "calls");
 	printf("Time in the hypervisor, per CPU (us):\n");
 	printf("%5s %10s %12s %12s %7s\n", "cpu", "entries", "in hyp", "traced", "share");
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
