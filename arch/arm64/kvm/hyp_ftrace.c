@@ -49,6 +49,10 @@
 DECLARE_KVM_NVHE_SYM(__hyp_ftrace_sites);
 DECLARE_KVM_NVHE_SYM(__hyp_ftrace_sites_end);
 DECLARE_KVM_NVHE_SYM(__hyp_ftrace_tramps);
+DECLARE_KVM_NVHE_SYM(__hyp_text_start);
+DECLARE_KVM_NVHE_SYM(__hyp_text_end);
+DECLARE_KVM_NVHE_SYM(host_hcall);
+DECLARE_KVM_NVHE_SYM(host_hcall_nr);
 
 static struct {
 	struct mutex	lock;		/* the lists, patched, func_on */
@@ -58,6 +62,8 @@ static struct {
 	unsigned long	*filter;	/* set_ftrace_filter */
 	unsigned long	*notrace_set;/* set_ftrace_notrace */
 	unsigned long	*patched;	/* what the hypervisor runs now */
+	u32		*first_call;	/* nVHE: the direct calls to each */
+	u32		*calls;		/* function (kvm_hypftrace.h) */
 	bool		func_on;	/* the func event */
 	bool		ret_on;		/* the func_ret event */
 } hyp_ftrace = {
@@ -121,6 +127,51 @@ void hyp_ftrace_print_func_ret(void *rec, struct trace_seq *s)
 			 ns % 1000);
 }
 
+/* host_hcall[] and its size: the host's hypercalls, by hypervisor address. */
+static unsigned long *hyp_ftrace_hcalls(unsigned int *nr)
+{
+	*nr = *(unsigned int *)kvm_nvhe_sym(host_hcall_nr);
+	return (unsigned long *)kvm_nvhe_sym(host_hcall);
+}
+
+/* The hypervisor address of function @i's site. */
+static unsigned long hyp_ftrace_hyp_site(unsigned int i)
+{
+	return ((unsigned long *)kvm_nvhe_sym(__hyp_ftrace_sites))[i];
+}
+
+/*
+ * nVHE: make the direct calls to function @i, and the host_hcall[] entries
+ * that are it, go to its site (@on) or past it.
+ */
+static int hyp_ftrace_patch_calls(unsigned int i, bool on)
+{
+	unsigned long text = (unsigned long)kvm_nvhe_sym(__hyp_text_start);
+	unsigned long site = hyp_ftrace_hyp_site(i), *hcall;
+	unsigned int c, nr;
+	int ret = 0;
+
+	hcall = hyp_ftrace_hcalls(&nr);
+	for (c = 0; c < nr; c++) {
+		if (hcall[c] == site || hcall[c] == site + HYP_FTRACE_INSN_SIZE)
+			ret = aarch64_insn_write_literal_u64(&hcall[c], on ? site :
+							     site + HYP_FTRACE_INSN_SIZE) ?: ret;
+	}
+	if (!hyp_ftrace.calls)
+		return ret;
+	for (c = hyp_ftrace.first_call[i]; c < hyp_ftrace.first_call[i + 1]; c++) {
+		unsigned long pc = text + hyp_ftrace.calls[c];
+		u32 cur, new;
+
+		if (aarch64_insn_read((void *)pc, &cur) ||
+		    !hyp_ftrace_retarget(cur, pc, hyp_ftrace.addr[i], on, &new))
+			ret = -EINVAL;
+		else if (cur != new)
+			ret = aarch64_insn_patch_text_nosync((void *)pc, new) ?: ret;
+	}
+	return ret;
+}
+
 static int hyp_ftrace_patch(unsigned int i, bool on)
 {
 	unsigned long tramp;
@@ -139,8 +190,13 @@ static int hyp_ftrace_patch(unsigned int i, bool on)
 		return ret;
 	if (cur != insn && cur != aarch64_insn_gen_nop())
 		return -EINVAL;
-	return aarch64_insn_patch_text_nosync((void *)hyp_ftrace.addr[i],
-					      on ? insn : aarch64_insn_gen_nop());
+	if (!on)
+		ret = hyp_ftrace_patch_calls(i, false);
+	ret = aarch64_insn_patch_text_nosync((void *)hyp_ftrace.addr[i],
+					     on ? insn : aarch64_insn_gen_nop()) ?: ret;
+	if (on)
+		ret = hyp_ftrace_patch_calls(i, true) ?: ret;
+	return ret;
 }
 
 static bool hyp_ftrace_wanted(unsigned int i)
@@ -569,3 +625,113 @@ fail:
 	return -ENOMEM;
 }
 device_initcall(hyp_ftrace_init);
+
+#ifdef CONFIG_NVHE_EL2_TRACING_TEST
+/**
+ * hyp_ftrace_count_calls() - Where the direct calls to the hypervisor's functions go
+ * @past:	Set to how many go past the NOP of a function not patched.
+ * @to_site:	Set to how many go to the site of a function patched.
+ *
+ * For the tests, in nVHE mode, where the host reads the hypervisor's text.
+ * The entries of host_hcall[] count as calls.
+ *
+ * Return: how many calls there are, -EOPNOTSUPP in protected mode, -ENOENT
+ * if the direct calls were not found.
+ */
+int hyp_ftrace_count_calls(unsigned int *past, unsigned int *to_site)
+{
+	unsigned long text = (unsigned long)kvm_nvhe_sym(__hyp_text_start);
+	unsigned int i, c, nr;
+	int ret;
+
+	if (is_protected_kvm_enabled())
+		return -EOPNOTSUPP;
+	*past = *to_site = 0;
+	mutex_lock(&hyp_ftrace.lock);
+	ret = hyp_ftrace.calls ? hyp_ftrace.first_call[hyp_ftrace.nr] : -ENOENT;
+	for (i = 0; hyp_ftrace.calls && i < hyp_ftrace.nr; i++) {
+		unsigned long site = hyp_ftrace.addr[i], hyp_site = hyp_ftrace_hyp_site(i);
+		bool on = test_bit(i, hyp_ftrace.patched);
+		unsigned long *hcall = hyp_ftrace_hcalls(&nr);
+
+		for (c = 0; c < nr; c++) {
+			if (hcall[c] != hyp_site && hcall[c] != hyp_site + HYP_FTRACE_INSN_SIZE)
+				continue;
+			ret++;
+			if (!on && hcall[c] != hyp_site)
+				(*past)++;
+			else if (on && hcall[c] == hyp_site)
+				(*to_site)++;
+		}
+		for (c = hyp_ftrace.first_call[i]; c < hyp_ftrace.first_call[i + 1]; c++) {
+			unsigned long pc = text + hyp_ftrace.calls[c], to;
+			u32 insn;
+
+			if (aarch64_insn_read((void *)pc, &insn))
+				continue;
+			to = hyp_ftrace_call_target(insn, pc);
+			if (!on && to == site + HYP_FTRACE_INSN_SIZE)
+				(*past)++;
+			else if (on && to == site)
+				(*to_site)++;
+		}
+	}
+	mutex_unlock(&hyp_ftrace.lock);
+	return ret;
+}
+#endif
+
+/* Runs alone (stop_machine): direct calls past the NOPs of what is not traced. */
+static int hyp_ftrace_skip_nops_cb(void *unused)
+{
+	unsigned int i;
+	int ret = 0;
+
+	/* The hypervisor does it at its first request: one that changes nothing. */
+	if (is_protected_kvm_enabled())
+		return kvm_call_hyp_nvhe(__tracing_ftrace_patch, 0,
+					 test_bit(0, hyp_ftrace.patched));
+	for (i = 0; i < hyp_ftrace.nr; i++) {
+		if (!test_bit(i, hyp_ftrace.patched))
+			ret = hyp_ftrace_patch_calls(i, false) ?: ret;
+	}
+	return ret;
+}
+
+/*
+ * Only calls through a pointer should run the NOP of a function not traced:
+ * the direct calls are made to go past it, once KVM runs.
+ */
+static int __init hyp_ftrace_skip_nops(void)
+{
+	unsigned long text = (unsigned long)kvm_nvhe_sym(__hyp_text_start);
+	unsigned long size = (unsigned long)kvm_nvhe_sym(__hyp_text_end) - text;
+	unsigned int nr = hyp_ftrace.nr;
+	int ret;
+
+	if (!nr || !is_kvm_arm_initialised())
+		return 0;
+	mutex_lock(&hyp_ftrace.lock);
+	if (!is_protected_kvm_enabled()) {
+		hyp_ftrace.first_call = kcalloc(nr + 1, sizeof(u32), GFP_KERNEL);
+		hyp_ftrace.calls = kcalloc(HYP_FTRACE_MAX_CALLS, sizeof(u32), GFP_KERNEL);
+		ret = -ENOMEM;
+		if (hyp_ftrace.first_call && hyp_ftrace.calls)
+			ret = hyp_ftrace_index_calls((__le32 *)text, text, size, hyp_ftrace.addr,
+						     nr, hyp_ftrace.first_call, hyp_ftrace.calls);
+		if (ret) {
+			kfree(hyp_ftrace.first_call);
+			kfree(hyp_ftrace.calls);
+			hyp_ftrace.first_call = NULL;
+			hyp_ftrace.calls = NULL;
+			goto out;
+		}
+	}
+	ret = stop_machine(hyp_ftrace_skip_nops_cb, NULL, NULL);
+out:
+	mutex_unlock(&hyp_ftrace.lock);
+	if (ret)
+		pr_warn("hypervisor function tracing: direct calls run the NOPs (%d)\n", ret);
+	return 0;
+}
+late_initcall(hyp_ftrace_skip_nops);

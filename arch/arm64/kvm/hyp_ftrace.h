@@ -12,6 +12,7 @@ void hyp_ftrace_print_func(void *rec, struct trace_seq *s);
 void hyp_ftrace_print_func_ret(void *rec, struct trace_seq *s);
 unsigned int hyp_ftrace_nr_sites(void);
 int hyp_ftrace_lookup(const char *name);
+int hyp_ftrace_count_calls(unsigned int *past, unsigned int *to_site);
 #else
 static inline int hyp_ftrace_init_files(struct dentry *d)
 {

@@ -10,6 +10,14 @@
  * requests in between, while those functions run. One line per case, "ok"
  * or "FAIL", then "<n> cases, <n> failures". Run it with the func event off:
  * it leaves every site as it found it, unpatched.
+ *
+ * In nVHE mode, where the host patches the hypervisor,
+ *
+ *   cat /sys/kernel/debug/kvm/hyp_ftrace_calls
+ *
+ * says where the direct calls to the hypervisor's functions go: "calls <n>
+ * past <n> patched <n>", those past the NOP of a function not traced and
+ * those to the site of a function traced; any other is misdirected.
  */
 
 #include <linux/atomic.h>
@@ -115,14 +123,29 @@ static int hostile_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(hostile);
 
+static int calls_show(struct seq_file *m, void *v)
+{
+	unsigned int past, to_site;
+	int nr = hyp_ftrace_count_calls(&past, &to_site);
+
+	if (nr < 0)
+		return nr;
+	seq_printf(m, "calls %d past %u patched %u\n", nr, past, to_site);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(calls);
+
 static int __init hyp_ftrace_test_init(void)
 {
 	struct dentry *kvm;
 
-	if (!is_protected_kvm_enabled() || !hyp_ftrace_nr_sites())
+	if (!hyp_ftrace_nr_sites())
 		return 0;
 	kvm = debugfs_lookup("kvm", NULL);
-	debugfs_create_file("hyp_ftrace_hostile", 0400, kvm, NULL, &hostile_fops);
+	if (is_protected_kvm_enabled())
+		debugfs_create_file("hyp_ftrace_hostile", 0400, kvm, NULL, &hostile_fops);
+	else
+		debugfs_create_file("hyp_ftrace_calls", 0400, kvm, NULL, &calls_fops);
 	dput(kvm);
 	return 0;
 }

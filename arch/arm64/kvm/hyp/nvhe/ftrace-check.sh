@@ -7,12 +7,23 @@
 # everything they call, directly or not) has a patch site: tracing it would
 # recurse. OBJ is the partially linked hypervisor (kvm_nvhe.tmp.o). An
 # indirect call from one of them fails too: where it goes cannot be checked.
+#
+# Fail also if .hyp.text holds data (a $d mapping symbol): the hypervisor
+# reads every word of its text as an instruction when it looks for the calls
+# to its functions, and could take data for a call and rewrite it.
 
 set -e
 objdump=$1
 readelf=$2
 obj=$3
 shift 3
+
+if $readelf -sW "$obj" | awk -v sec="$($readelf -SW "$obj" |
+	sed -n 's/^ *\[ *\([0-9]*\)\] \.hyp\.text .*/\1/p')" '
+	$7 == sec && $8 ~ /^\$d/ { found = 1 } END { exit !found }'; then
+	echo "hypervisor function tracer: data in .hyp.text" >&2
+	exit 1
+fi
 
 {
 	$readelf -rW "$obj" | awk '

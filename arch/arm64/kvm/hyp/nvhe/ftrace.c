@@ -7,8 +7,12 @@
  * traced (this one, the trace buffer writer, the clock, the world switch),
  * and lists those NOPs, the patch sites, in __hyp_ftrace_sites[]. Function
  * i is traced while its NOP is a branch to trampoline i (ftrace_tramp.S),
- * which calls hyp_ftrace_entry() and goes on after the NOP. A NOP and a B
- * may be exchanged while other CPUs execute them, so no CPU is stopped.
+ * which calls hyp_ftrace_entry() and goes on after the NOP. While it is not,
+ * the direct calls to it, and the host's hypercalls through host_hcall[],
+ * go past the NOP, so that only other calls through a pointer run it. A NOP
+ * and a B may be exchanged while other CPUs execute them, and so may a BL
+ * and a BL, or a B and a B; a table entry is one aligned 64-bit store: no
+ * CPU is stopped.
  *
  * The host names a site by its index only. In protected mode the hypervisor
  * takes the address from its own list, checks that the instruction there is
@@ -28,9 +32,17 @@
 
 #define HYP_FTRACE_NOP		0xd503201fU
 #define HYP_FTRACE_B		0x14000000U
-#define HYP_FTRACE_INSN_SIZE	4
 
 static DEFINE_HYP_SPINLOCK(ftrace_lock);
+
+/*
+ * The direct calls to each function (kvm_hypftrace.h), looked for at the
+ * first patch request, which then makes them go past the NOPs. In .bss: the
+ * hypervisor has no .data.
+ */
+static u32 hyp_ftrace_first_call[HYP_FTRACE_MAX_SITES + 1];
+static u32 hyp_ftrace_calls[HYP_FTRACE_MAX_CALLS];
+static bool hyp_ftrace_calls_looked, hyp_ftrace_calls_found;
 
 /* Kernel image address minus hypervisor address, once known. */
 static unsigned long hyp_ftrace_kimg;
@@ -98,6 +110,18 @@ static void hyp_ftrace_hook_return(unsigned long ip, unsigned long *parent, unsi
 	f->calltime = hyp_trace_clock(this_cpu_ptr(&hyp_trace_cpu));
 	rs->depth++;
 	*parent = hook;
+}
+
+/*
+ * A CPU that starts or resumes in the hypervisor (__kvm_host_psci_cpu_entry())
+ * has no call to return to: drop the frames of those it was in when it
+ * stopped (CPU_OFF, a powerdown CPU_SUSPEND). Its new stack may be deeper
+ * than theirs, which hyp_ftrace_hook_return() would take for calls still
+ * running.
+ */
+void hyp_ftrace_cpu_entry(void)
+{
+	this_cpu_ptr(&hyp_ftrace_ret_stack)->depth = 0;
 }
 
 /*
@@ -180,26 +204,109 @@ int hyp_ftrace_write(unsigned long site, u32 old, u32 new)
 	return 0;
 }
 
+static bool hyp_ftrace_site_ok(unsigned long site)
+{
+	return IS_ALIGNED(site, HYP_FTRACE_INSN_SIZE) &&
+	       site >= (unsigned long)__hyp_text_start &&
+	       site < (unsigned long)__hyp_text_end;
+}
+
+/* host_hcall[], writable at this address once mapped, as the text. */
+static unsigned long *hyp_ftrace_hcall_rw;
+
+static int hyp_ftrace_map_hcalls(void)
+{
+	unsigned long va;
+	int ret;
+
+	ret = __pkvm_create_private_mapping(__hyp_pa(host_hcall),
+					    host_hcall_nr * sizeof(host_hcall[0]), PAGE_HYP, &va);
+	if (!ret)
+		hyp_ftrace_hcall_rw = (unsigned long *)va;
+	return ret;
+}
+
+/*
+ * Make the direct calls to function @idx, and the host_hcall[] entries that
+ * are it, go to its site (@traced) or past it; a call that goes to neither
+ * is left alone and -EINVAL returned.
+ */
+static int hyp_ftrace_patch_calls(unsigned long idx, bool traced)
+{
+	unsigned long base = (unsigned long)__hyp_text_start, site = __hyp_ftrace_sites[idx];
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; hyp_ftrace_hcall_rw && i < host_hcall_nr; i++) {
+		unsigned long cur = (unsigned long)READ_ONCE(host_hcall[i]);
+
+		if (cur == site || cur == site + HYP_FTRACE_INSN_SIZE)
+			WRITE_ONCE(hyp_ftrace_hcall_rw[i],
+				   traced ? site : site + HYP_FTRACE_INSN_SIZE);
+	}
+	if (!hyp_ftrace_calls_found)
+		return 0;
+	for (i = hyp_ftrace_first_call[idx]; i < hyp_ftrace_first_call[idx + 1]; i++) {
+		unsigned long pc = base + hyp_ftrace_calls[i];
+		u32 cur = le32_to_cpu(READ_ONCE(*(__le32 *)pc)), new;
+
+		if (!hyp_ftrace_retarget(cur, pc, site, traced, &new) ||
+		    hyp_ftrace_write(pc, cur, new))
+			ret = -EINVAL;
+	}
+	return ret;
+}
+
+/*
+ * Once, under the lock: the writable alias of the text, then the direct
+ * calls and host_hcall[], made to go past the NOPs of the functions not
+ * traced. Without them (too many calls: -E2BIG; no alias of the table),
+ * the calls run the NOPs.
+ */
+static int hyp_ftrace_setup(unsigned long nr)
+{
+	unsigned long i;
+	int ret;
+
+	ret = hyp_ftrace_map_text();
+	if (ret || hyp_ftrace_calls_looked)
+		return ret;
+	hyp_ftrace_calls_looked = true;
+	hyp_ftrace_map_hcalls();
+	hyp_ftrace_calls_found =
+		!hyp_ftrace_index_calls((__le32 *)__hyp_text_start, (unsigned long)__hyp_text_start,
+					__hyp_text_end - __hyp_text_start, __hyp_ftrace_sites, nr,
+					hyp_ftrace_first_call, hyp_ftrace_calls);
+	for (i = 0; i < nr; i++) {
+		unsigned long site = __hyp_ftrace_sites[i];
+
+		if (hyp_ftrace_site_ok(site) &&
+		    le32_to_cpu(READ_ONCE(*(__le32 *)site)) == HYP_FTRACE_NOP)
+			hyp_ftrace_patch_calls(i, false);
+	}
+	return 0;
+}
+
 /*
  * Trace function @idx (@enable 1) or stop (0). -EINVAL for an index out of
  * the list or a site whose instruction is neither the NOP nor the branch;
- * -EOPNOTSUPP in nVHE mode, where the host patches.
+ * -EOPNOTSUPP in nVHE mode, where the host patches. Its direct calls go to
+ * the branch, calls through a pointer find it: the function's site is
+ * patched before its calls are, and unpatched after.
  */
 int __tracing_ftrace_patch(u64 idx, u64 enable)
 {
-	unsigned long site, tramp;
+	unsigned long site, tramp, nr = __hyp_ftrace_sites_end - __hyp_ftrace_sites;
 	u32 branch, old, new;
 	int ret;
 
 	if (!is_protected_kvm_enabled())
 		return -EOPNOTSUPP;
-	if (idx >= __hyp_ftrace_sites_end - __hyp_ftrace_sites || enable > 1)
+	if (idx >= nr || enable > 1)
 		return -EINVAL;
 
 	site = __hyp_ftrace_sites[idx];
-	if (!IS_ALIGNED(site, HYP_FTRACE_INSN_SIZE) ||
-	    site < (unsigned long)__hyp_text_start ||
-	    site >= (unsigned long)__hyp_text_end)
+	if (!hyp_ftrace_site_ok(site))
 		return -EINVAL;
 	tramp = (unsigned long)__hyp_ftrace_tramps + idx * HYP_FTRACE_TRAMP_SIZE;
 	branch = HYP_FTRACE_B | (((tramp - site) >> 2) & GENMASK(25, 0));
@@ -208,9 +315,11 @@ int __tracing_ftrace_patch(u64 idx, u64 enable)
 
 	hyp_spin_lock(&ftrace_lock);
 	/* Before any function is traced: what it calls may be traced later. */
-	ret = hyp_ftrace_map_text();
-	if (!ret)
-		ret = hyp_ftrace_write(site, old, new);
+	ret = hyp_ftrace_setup(nr);
+	if (!ret && enable)
+		ret = hyp_ftrace_write(site, old, new) ?: hyp_ftrace_patch_calls(idx, true);
+	else if (!ret)
+		ret = hyp_ftrace_patch_calls(idx, false) ?: hyp_ftrace_write(site, old, new);
 	hyp_spin_unlock(&ftrace_lock);
 	return ret;
 }

@@ -5,6 +5,12 @@
 #include <linux/errno.h>
 #include <linux/types.h>
 
+struct kvm_cpu_context;
+
+/* The host's hypercalls (hyp-main.c), called through this table. */
+extern void (* const host_hcall[])(struct kvm_cpu_context *);
+extern const unsigned int host_hcall_nr;
+
 #ifdef CONFIG_NVHE_EL2_FTRACE
 /* The patch sites (hyp.lds.S) and trampolines (ftrace_tramp.S). */
 extern const unsigned long __hyp_ftrace_sites[], __hyp_ftrace_sites_end[];
@@ -16,11 +22,14 @@ unsigned long hyp_ftrace_entry(unsigned long tramp_end, unsigned long *parent,
 unsigned long hyp_ftrace_exit(void);
 int hyp_ftrace_write(unsigned long site, u32 old, u32 new);
 int __tracing_ftrace_patch(u64 idx, u64 enable);
+void hyp_ftrace_cpu_entry(void);
 #else
 static inline int __tracing_ftrace_patch(u64 idx, u64 enable)
 {
 	return -ENODEV;
 }
+
+static inline void hyp_ftrace_cpu_entry(void) { }
 #endif
 
 #endif /* __ARM64_KVM_HYP_NVHE_FTRACE_H */
