@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The build-time recursion check of hypervisor function tracing
 # (arch/arm64/kvm/hyp/nvhe/ftrace-check.sh) must fail the build when the
-# tracer reaches a function with a patch site. Runs its saved kbuild command
+# tracer reaches a function with a patch site, or when .hyp.text holds data. Runs its saved kbuild command
 # as kbuild runs it (set -e, then the command file is written), with one
 # more root that has a site, and the real command, which must pass.
 set -euo pipefail
@@ -42,4 +42,20 @@ fi
 grep -q 'handle___tracing_write_event.*patch site' "$tmp/log" ||
 	{ echo "FAIL: not refused for its site:"; cat "$tmp/log"; exit 1; }
 echo "ok: a traced root fails the rule"
+
+# Data in .hyp.text, which the hypervisor could take for a call to rewrite.
+cat > "$tmp/data.S" <<'EOS'
+	.section .hyp.text, "ax"
+f:	nop
+	.word	0x94000000
+	ret
+EOS
+${CROSS_COMPILE:-aarch64-linux-gnu-}as -o "$tmp/data.o" "$tmp/data.S"
+if sh arch/arm64/kvm/hyp/nvhe/ftrace-check.sh ${CROSS_COMPILE:-aarch64-linux-gnu-}objdump \
+	${CROSS_COMPILE:-aarch64-linux-gnu-}readelf "$tmp/data.o" f > "$tmp/log" 2>&1; then
+	echo "FAIL: data in .hyp.text passes the check"
+	exit 1
+fi
+grep -q 'data in .hyp.text' "$tmp/log" || { echo "FAIL: not refused for its data:"; cat "$tmp/log"; exit 1; }
+echo "ok: data in .hyp.text fails the rule"
 echo ok
