@@ -51,6 +51,7 @@ DECLARE_KVM_NVHE_SYM(__hyp_ftrace_sites_end);
 DECLARE_KVM_NVHE_SYM(__hyp_ftrace_tramps);
 DECLARE_KVM_NVHE_SYM(__hyp_text_start);
 DECLARE_KVM_NVHE_SYM(__hyp_text_end);
+DECLARE_KVM_NVHE_SYM(__start___kvm_ex_table);
 DECLARE_KVM_NVHE_SYM(host_hcall);
 DECLARE_KVM_NVHE_SYM(host_hcall_nr);
 
@@ -62,7 +63,7 @@ static struct {
 	unsigned long	*filter;	/* set_ftrace_filter */
 	unsigned long	*notrace_set;/* set_ftrace_notrace */
 	unsigned long	*patched;	/* what the hypervisor runs now */
-	u32		*first_call;	/* nVHE: the direct calls to each */
+	u16		*first_call;	/* nVHE: the direct calls to each */
 	u32		*calls;		/* function (kvm_hypftrace.h) */
 	bool		func_on;	/* the func event */
 	bool		ret_on;		/* the func_ret event */
@@ -142,24 +143,26 @@ static unsigned long hyp_ftrace_hyp_site(unsigned int i)
 
 /*
  * nVHE: make the direct calls to function @i, and the host_hcall[] entries
- * that are it, go to its site (@on) or past it.
+ * that are it, go to its site (@on) or past it, as the hypervisor does in
+ * protected mode (hyp_ftrace_patch_calls() there). Whatever fails, the
+ * calls run the site's instruction as they did.
  */
-static int hyp_ftrace_patch_calls(unsigned int i, bool on)
+static void hyp_ftrace_patch_calls(unsigned int i, bool on)
 {
 	unsigned long text = (unsigned long)kvm_nvhe_sym(__hyp_text_start);
 	unsigned long site = hyp_ftrace_hyp_site(i), *hcall;
+	unsigned long to = on ? site : site + HYP_FTRACE_INSN_SIZE;
 	unsigned int c, nr;
 	int ret = 0;
 
 	hcall = hyp_ftrace_hcalls(&nr);
-	for (c = 0; c < nr; c++) {
-		if (hcall[c] == site || hcall[c] == site + HYP_FTRACE_INSN_SIZE)
-			ret = aarch64_insn_write_literal_u64(&hcall[c], on ? site :
-							     site + HYP_FTRACE_INSN_SIZE) ?: ret;
+	for (c = 0; !IS_ENABLED(CONFIG_CFI_CLANG) && c < nr; c++) {
+		if ((hcall[c] == site || hcall[c] == site + HYP_FTRACE_INSN_SIZE) &&
+		    hcall[c] != to)
+			ret = aarch64_insn_write_literal_u64(&hcall[c], to) ?: ret;
 	}
-	if (!hyp_ftrace.calls)
-		return ret;
-	for (c = hyp_ftrace.first_call[i]; c < hyp_ftrace.first_call[i + 1]; c++) {
+	for (c = hyp_ftrace.calls ? hyp_ftrace.first_call[i] : 0;
+	     hyp_ftrace.calls && c < hyp_ftrace.first_call[i + 1]; c++) {
 		unsigned long pc = text + hyp_ftrace.calls[c];
 		u32 cur, new;
 
@@ -169,7 +172,9 @@ static int hyp_ftrace_patch_calls(unsigned int i, bool on)
 		else if (cur != new)
 			ret = aarch64_insn_patch_text_nosync((void *)pc, new) ?: ret;
 	}
-	return ret;
+	if (ret)
+		pr_warn_once("hypervisor function tracing: cannot move the calls to %s (%d)\n",
+			     hyp_ftrace.name[i], ret);
 }
 
 static int hyp_ftrace_patch(unsigned int i, bool on)
@@ -191,11 +196,11 @@ static int hyp_ftrace_patch(unsigned int i, bool on)
 	if (cur != insn && cur != aarch64_insn_gen_nop())
 		return -EINVAL;
 	if (!on)
-		ret = hyp_ftrace_patch_calls(i, false);
+		hyp_ftrace_patch_calls(i, false);
 	ret = aarch64_insn_patch_text_nosync((void *)hyp_ftrace.addr[i],
-					     on ? insn : aarch64_insn_gen_nop()) ?: ret;
-	if (on)
-		ret = hyp_ftrace_patch_calls(i, true) ?: ret;
+					     on ? insn : aarch64_insn_gen_nop());
+	if (on && !ret)
+		hyp_ftrace_patch_calls(i, true);
 	return ret;
 }
 
@@ -640,7 +645,7 @@ device_initcall(hyp_ftrace_init);
  */
 int hyp_ftrace_count_calls(unsigned int *past, unsigned int *to_site)
 {
-	unsigned long text = (unsigned long)kvm_nvhe_sym(__hyp_text_start);
+	unsigned long text = (unsigned long)kvm_nvhe_sym(__hyp_text_start), *hcall;
 	unsigned int i, c, nr;
 	int ret;
 
@@ -649,10 +654,12 @@ int hyp_ftrace_count_calls(unsigned int *past, unsigned int *to_site)
 	*past = *to_site = 0;
 	mutex_lock(&hyp_ftrace.lock);
 	ret = hyp_ftrace.calls ? hyp_ftrace.first_call[hyp_ftrace.nr] : -ENOENT;
+	hcall = hyp_ftrace_hcalls(&nr);
+	if (IS_ENABLED(CONFIG_CFI_CLANG))
+		nr = 0;
 	for (i = 0; hyp_ftrace.calls && i < hyp_ftrace.nr; i++) {
 		unsigned long site = hyp_ftrace.addr[i], hyp_site = hyp_ftrace_hyp_site(i);
 		bool on = test_bit(i, hyp_ftrace.patched);
-		unsigned long *hcall = hyp_ftrace_hcalls(&nr);
 
 		for (c = 0; c < nr; c++) {
 			if (hcall[c] != hyp_site && hcall[c] != hyp_site + HYP_FTRACE_INSN_SIZE)
@@ -685,7 +692,6 @@ int hyp_ftrace_count_calls(unsigned int *past, unsigned int *to_site)
 static int hyp_ftrace_skip_nops_cb(void *unused)
 {
 	unsigned int i;
-	int ret = 0;
 
 	/* The hypervisor does it at its first request: one that changes nothing. */
 	if (is_protected_kvm_enabled())
@@ -693,9 +699,9 @@ static int hyp_ftrace_skip_nops_cb(void *unused)
 					 test_bit(0, hyp_ftrace.patched));
 	for (i = 0; i < hyp_ftrace.nr; i++) {
 		if (!test_bit(i, hyp_ftrace.patched))
-			ret = hyp_ftrace_patch_calls(i, false) ?: ret;
+			hyp_ftrace_patch_calls(i, false);
 	}
-	return ret;
+	return 0;
 }
 
 /*
@@ -705,20 +711,25 @@ static int hyp_ftrace_skip_nops_cb(void *unused)
 static int __init hyp_ftrace_skip_nops(void)
 {
 	unsigned long text = (unsigned long)kvm_nvhe_sym(__hyp_text_start);
-	unsigned long size = (unsigned long)kvm_nvhe_sym(__hyp_text_end) - text;
+	unsigned long end = (unsigned long)kvm_nvhe_sym(__start___kvm_ex_table);
 	unsigned int nr = hyp_ftrace.nr;
 	int ret;
+
+	/* The text searched ends where the exception table, data, starts. */
+	if (end < text || end > (unsigned long)kvm_nvhe_sym(__hyp_text_end))
+		end = (unsigned long)kvm_nvhe_sym(__hyp_text_end);
 
 	if (!nr || !is_kvm_arm_initialised())
 		return 0;
 	mutex_lock(&hyp_ftrace.lock);
 	if (!is_protected_kvm_enabled()) {
-		hyp_ftrace.first_call = kcalloc(nr + 1, sizeof(u32), GFP_KERNEL);
+		hyp_ftrace.first_call = kcalloc(nr + 1, sizeof(u16), GFP_KERNEL);
 		hyp_ftrace.calls = kcalloc(HYP_FTRACE_MAX_CALLS, sizeof(u32), GFP_KERNEL);
 		ret = -ENOMEM;
 		if (hyp_ftrace.first_call && hyp_ftrace.calls)
-			ret = hyp_ftrace_index_calls((__le32 *)text, text, size, hyp_ftrace.addr,
-						     nr, hyp_ftrace.first_call, hyp_ftrace.calls);
+			ret = hyp_ftrace_index_calls((__le32 *)text, text, end - text,
+						     hyp_ftrace.addr, nr, hyp_ftrace.first_call,
+						     hyp_ftrace.calls);
 		if (ret) {
 			kfree(hyp_ftrace.first_call);
 			kfree(hyp_ftrace.calls);

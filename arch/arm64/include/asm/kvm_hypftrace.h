@@ -12,7 +12,7 @@
  * it is not traced, and to it while it is: only calls through a pointer run
  * the NOP of a function not traced. Whoever patches the text (the
  * hypervisor in protected mode, the host in nVHE mode) finds those calls
- * with hyp_ftrace_index_calls().
+ * with hyp_ftrace_index_calls(), before it changes any.
  */
 #ifndef __ARM64_KVM_HYPFTRACE_H
 #define __ARM64_KVM_HYPFTRACE_H
@@ -21,63 +21,90 @@
 #define HYP_FTRACE_MAX_SITES	2048
 /* mov x9, x30; bl __hyp_ftrace_caller */
 #define HYP_FTRACE_TRAMP_SIZE	8
-/* Most direct calls to them that go past their NOPs; the others run them. */
-#define HYP_FTRACE_MAX_CALLS	2048
+/* Room for the direct calls to them (1.6 per function in 6.12). */
+#define HYP_FTRACE_MAX_CALLS	4096
 
 #ifndef __ASSEMBLY__
 
+#include <linux/bitops.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/types.h>
 
 #include <asm/byteorder.h>
+#include <asm/insn.h>
 
 #define HYP_FTRACE_INSN_SIZE	4
 
 /* Where the B or BL @insn at @pc goes, or 0 if it is neither. */
 static inline unsigned long hyp_ftrace_call_target(u32 insn, unsigned long pc)
 {
-	if ((insn & 0x7c000000) != 0x14000000)
+	if (!aarch64_insn_is_b(insn) && !aarch64_insn_is_bl(insn))
 		return 0;
-	/* imm26, sign-extended and in bytes */
-	return pc + ((s64)((u64)insn << 38) >> 36);
+	return pc + (sign_extend64(insn & GENMASK(25, 0), 25) << 2);
 }
 
-/* The B or BL @insn at @pc, made to go to @target, in its range. */
-static inline u32 hyp_ftrace_call_to(u32 insn, unsigned long pc, unsigned long target)
+/* The word of @text (@size bytes at address @base) at address @addr, or 0. */
+static inline u32 hyp_ftrace_text_word(const __le32 *text, unsigned long base,
+				       unsigned long size, unsigned long addr)
 {
-	return (insn & 0xfc000000) | (((target - pc) >> 2) & 0x03ffffff);
+	if (addr < base || addr - base >= size || addr % HYP_FTRACE_INSN_SIZE)
+		return 0;
+	return le32_to_cpu(READ_ONCE(text[(addr - base) / HYP_FTRACE_INSN_SIZE]));
 }
 
-/* The index of the site @addr is, or is right after; -1 if none. */
-static inline int hyp_ftrace_site_at(const unsigned long *sites, unsigned int nr,
-				     unsigned long addr)
+/*
+ * The site whose function @to is the entry of: the site itself, or a BTI C
+ * right before it (a landing pad for indirect calls, which compilers put
+ * before the patchable NOP); -1 if none. Not the instruction after a site:
+ * a branch there is no call, but a loop back to the start of the body.
+ */
+static inline int hyp_ftrace_site_called(const __le32 *text, unsigned long base,
+					 unsigned long size, const unsigned long *sites,
+					 unsigned int nr, unsigned long to)
 {
+	u32 bti = aarch64_insn_gen_hint(AARCH64_INSN_HINT_BTIC);
 	unsigned int lo = 0, hi = nr;
 
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
 
-		if (addr > sites[mid] + HYP_FTRACE_INSN_SIZE)
+		if (sites[mid] < to)
 			lo = mid + 1;
-		else if (addr < sites[mid])
+		else if (sites[mid] > to + HYP_FTRACE_INSN_SIZE)
 			hi = mid;
+		else if (sites[mid] == to ||
+			 hyp_ftrace_text_word(text, base, size, to) == bti)
+			return mid;
 		else
-			return (addr - sites[mid]) % HYP_FTRACE_INSN_SIZE ? -1 : mid;
+			return -1;
 	}
 	return -1;
 }
 
-/*
- * Find the direct calls to the @nr @sites (ascending addresses) in the
- * @size bytes of @text, at address @base: those to site i are at offsets
- * calls[first[i]] to calls[first[i + 1] - 1] of @text. @first has room for
- * @nr + 1 entries, @calls for HYP_FTRACE_MAX_CALLS.
+/**
+ * hyp_ftrace_index_calls() - Find the direct calls to the hypervisor's functions
+ * @text:	The hypervisor's text, as the caller can read it.
+ * @base:	The address @text has in @sites and in its own branches.
+ * @size:	The bytes of @text that are instructions.
+ * @sites:	The patch sites, ascending.
+ * @nr:		How many there are.
+ * @first:	Room for @nr + 1 indexes into @calls.
+ * @calls:	Room for HYP_FTRACE_MAX_CALLS offsets in @text.
+ *
+ * Files the B and BL instructions of @text that go to a function with a
+ * site, by site: those to site i are at @text offsets calls[first[i]] to
+ * calls[first[i + 1] - 1]. To be called before any of them is changed.
+ *
+ * Return: 0; -EINVAL if two sites are less than two instructions apart or
+ * out of order, or if @text changed under the call; -E2BIG if there are
+ * more than HYP_FTRACE_MAX_CALLS calls.
  */
 static inline int hyp_ftrace_index_calls(const __le32 *text, unsigned long base,
 					 unsigned long size, const unsigned long *sites,
-					 unsigned int nr, u32 *first, u32 *calls)
+					 unsigned int nr, u16 *first, u32 *calls)
 {
 	unsigned int i, pass;
 	unsigned long off;
@@ -93,47 +120,55 @@ static inline int hyp_ftrace_index_calls(const __le32 *text, unsigned long base,
 	 */
 	for (pass = 0; pass < 2; pass++) {
 		for (off = 0; off + HYP_FTRACE_INSN_SIZE <= size; off += HYP_FTRACE_INSN_SIZE) {
-			u32 insn = le32_to_cpu(READ_ONCE(text[off / HYP_FTRACE_INSN_SIZE]));
+			u32 insn = hyp_ftrace_text_word(text, base, size, base + off);
 			unsigned long to = hyp_ftrace_call_target(insn, base + off);
 			int s;
 
 			if (!to)
 				continue;
-			s = hyp_ftrace_site_at(sites, nr, to);
+			s = hyp_ftrace_site_called(text, base, size, sites, nr, to);
 			if (s < 0)
 				continue;
 			if (!pass) {
+				if (first[s] == HYP_FTRACE_MAX_CALLS)
+					return -E2BIG;
 				first[s]++;
 				continue;
 			}
-			/* Only text changed between the passes gets here. */
 			if (!first[s])
 				return -EINVAL;
 			calls[--first[s]] = off;
 		}
 		if (pass)
 			break;
-		for (i = 1; i < nr; i++)
+		for (i = 1; i < nr; i++) {
+			if (first[i - 1] + first[i] > HYP_FTRACE_MAX_CALLS)
+				return -E2BIG;
 			first[i] += first[i - 1];
+		}
 		first[nr] = nr ? first[nr - 1] : 0;
-		if (first[nr] > HYP_FTRACE_MAX_CALLS)
-			return -E2BIG;
 	}
 	return 0;
 }
 
 /*
- * @insn at @pc, a call to the function whose site is @site, made to go to
- * the site (@traced) or past it; false if it is no call to either.
+ * @insn at @pc, a call to the function of @site filed by
+ * hyp_ftrace_index_calls(), made to go to the site (@traced) or past it;
+ * false if it goes anywhere else now, or could not reach.
  */
 static inline bool hyp_ftrace_retarget(u32 insn, unsigned long pc, unsigned long site,
 				       bool traced, u32 *new)
 {
 	unsigned long to = hyp_ftrace_call_target(insn, pc);
+	long off;
 
-	if (to != site && to != site + HYP_FTRACE_INSN_SIZE)
+	if (to + HYP_FTRACE_INSN_SIZE != site && to != site && to != site + HYP_FTRACE_INSN_SIZE)
 		return false;
-	*new = hyp_ftrace_call_to(insn, pc, traced ? site : site + HYP_FTRACE_INSN_SIZE);
+	to = traced ? site : site + HYP_FTRACE_INSN_SIZE;
+	off = to - pc;
+	if (off < -SZ_128M || off >= SZ_128M)
+		return false;
+	*new = (insn & ~GENMASK(25, 0)) | ((off >> 2) & GENMASK(25, 0));
 	return true;
 }
 

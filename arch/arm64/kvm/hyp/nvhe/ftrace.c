@@ -40,7 +40,7 @@ static DEFINE_HYP_SPINLOCK(ftrace_lock);
  * first patch request, which then makes them go past the NOPs. In .bss: the
  * hypervisor has no .data.
  */
-static u32 hyp_ftrace_first_call[HYP_FTRACE_MAX_SITES + 1];
+static u16 hyp_ftrace_first_call[HYP_FTRACE_MAX_SITES + 1];
 static u32 hyp_ftrace_calls[HYP_FTRACE_MAX_CALLS];
 static bool hyp_ftrace_calls_looked, hyp_ftrace_calls_found;
 
@@ -211,60 +211,64 @@ static bool hyp_ftrace_site_ok(unsigned long site)
 	       site < (unsigned long)__hyp_text_end;
 }
 
-/* host_hcall[], writable at this address once mapped, as the text. */
+/*
+ * host_hcall[], writable at this address once mapped, as the text. Not with
+ * kCFI, where a call through the table checks the type hash right before
+ * the function, which a call past its NOP would not find.
+ */
 static unsigned long *hyp_ftrace_hcall_rw;
 
-static int hyp_ftrace_map_hcalls(void)
+static void hyp_ftrace_map_hcalls(void)
 {
 	unsigned long va;
-	int ret;
 
-	ret = __pkvm_create_private_mapping(__hyp_pa(host_hcall),
-					    host_hcall_nr * sizeof(host_hcall[0]), PAGE_HYP, &va);
-	if (!ret)
+	if (IS_ENABLED(CONFIG_CFI_CLANG))
+		return;
+	if (!__pkvm_create_private_mapping(__hyp_pa(host_hcall),
+					   host_hcall_nr * sizeof(host_hcall[0]), PAGE_HYP, &va))
 		hyp_ftrace_hcall_rw = (unsigned long *)va;
-	return ret;
 }
 
 /*
  * Make the direct calls to function @idx, and the host_hcall[] entries that
- * are it, go to its site (@traced) or past it; a call that goes to neither
- * is left alone and -EINVAL returned.
+ * are it, go to its site (@traced) or past it. Only a call filed by
+ * hyp_ftrace_index_calls() that goes there is changed; an entry of the
+ * table only if it is the site (with a BTI C before the site, it is the
+ * BTI, the landing pad its indirect call needs).
  */
-static int hyp_ftrace_patch_calls(unsigned long idx, bool traced)
+static void hyp_ftrace_patch_calls(unsigned long idx, bool traced)
 {
 	unsigned long base = (unsigned long)__hyp_text_start, site = __hyp_ftrace_sites[idx];
 	unsigned int i;
-	int ret = 0;
 
 	for (i = 0; hyp_ftrace_hcall_rw && i < host_hcall_nr; i++) {
 		unsigned long cur = (unsigned long)READ_ONCE(host_hcall[i]);
+		unsigned long to = traced ? site : site + HYP_FTRACE_INSN_SIZE;
 
-		if (cur == site || cur == site + HYP_FTRACE_INSN_SIZE)
-			WRITE_ONCE(hyp_ftrace_hcall_rw[i],
-				   traced ? site : site + HYP_FTRACE_INSN_SIZE);
+		if ((cur == site || cur == site + HYP_FTRACE_INSN_SIZE) && cur != to)
+			WRITE_ONCE(hyp_ftrace_hcall_rw[i], to);
 	}
 	if (!hyp_ftrace_calls_found)
-		return 0;
+		return;
 	for (i = hyp_ftrace_first_call[idx]; i < hyp_ftrace_first_call[idx + 1]; i++) {
 		unsigned long pc = base + hyp_ftrace_calls[i];
 		u32 cur = le32_to_cpu(READ_ONCE(*(__le32 *)pc)), new;
 
-		if (!hyp_ftrace_retarget(cur, pc, site, traced, &new) ||
-		    hyp_ftrace_write(pc, cur, new))
-			ret = -EINVAL;
+		if (hyp_ftrace_retarget(cur, pc, site, traced, &new))
+			hyp_ftrace_write(pc, cur, new);
 	}
-	return ret;
 }
 
 /*
  * Once, under the lock: the writable alias of the text, then the direct
  * calls and host_hcall[], made to go past the NOPs of the functions not
- * traced. Without them (too many calls: -E2BIG; no alias of the table),
- * the calls run the NOPs.
+ * traced. The text searched ends where the hypervisor's exception table,
+ * data, starts. Without the calls (more than HYP_FTRACE_MAX_CALLS), they
+ * run the NOPs: the request that looked for them says so, once.
  */
 static int hyp_ftrace_setup(unsigned long nr)
 {
+	char *end = (char *)&__start___kvm_ex_table;
 	unsigned long i;
 	int ret;
 
@@ -273,10 +277,13 @@ static int hyp_ftrace_setup(unsigned long nr)
 		return ret;
 	hyp_ftrace_calls_looked = true;
 	hyp_ftrace_map_hcalls();
-	hyp_ftrace_calls_found =
-		!hyp_ftrace_index_calls((__le32 *)__hyp_text_start, (unsigned long)__hyp_text_start,
-					__hyp_text_end - __hyp_text_start, __hyp_ftrace_sites, nr,
-					hyp_ftrace_first_call, hyp_ftrace_calls);
+	if (end < __hyp_text_start || end > __hyp_text_end)
+		end = __hyp_text_end;
+	ret = nr > HYP_FTRACE_MAX_SITES ? -E2BIG :
+	      hyp_ftrace_index_calls((__le32 *)__hyp_text_start, (unsigned long)__hyp_text_start,
+				     end - __hyp_text_start, __hyp_ftrace_sites, nr,
+				     hyp_ftrace_first_call, hyp_ftrace_calls);
+	hyp_ftrace_calls_found = !ret;
 	for (i = 0; i < nr; i++) {
 		unsigned long site = __hyp_ftrace_sites[i];
 
@@ -284,15 +291,16 @@ static int hyp_ftrace_setup(unsigned long nr)
 		    le32_to_cpu(READ_ONCE(*(__le32 *)site)) == HYP_FTRACE_NOP)
 			hyp_ftrace_patch_calls(i, false);
 	}
-	return 0;
+	return ret;
 }
 
 /*
  * Trace function @idx (@enable 1) or stop (0). -EINVAL for an index out of
  * the list or a site whose instruction is neither the NOP nor the branch;
- * -EOPNOTSUPP in nVHE mode, where the host patches. Its direct calls go to
- * the branch, calls through a pointer find it: the function's site is
- * patched before its calls are, and unpatched after.
+ * -EOPNOTSUPP in nVHE mode, where the host patches; -E2BIG, once, if the
+ * direct calls were too many to find. Its direct calls go to the branch,
+ * calls through a pointer find it: the function's site is patched before
+ * its calls are, and unpatched after.
  */
 int __tracing_ftrace_patch(u64 idx, u64 enable)
 {
@@ -316,10 +324,14 @@ int __tracing_ftrace_patch(u64 idx, u64 enable)
 	hyp_spin_lock(&ftrace_lock);
 	/* Before any function is traced: what it calls may be traced later. */
 	ret = hyp_ftrace_setup(nr);
-	if (!ret && enable)
-		ret = hyp_ftrace_write(site, old, new) ?: hyp_ftrace_patch_calls(idx, true);
-	else if (!ret)
-		ret = hyp_ftrace_patch_calls(idx, false) ?: hyp_ftrace_write(site, old, new);
+	if (!ret && enable) {
+		ret = hyp_ftrace_write(site, old, new);
+		if (!ret)
+			hyp_ftrace_patch_calls(idx, true);
+	} else if (!ret) {
+		hyp_ftrace_patch_calls(idx, false);
+		ret = hyp_ftrace_write(site, old, new);
+	}
 	hyp_spin_unlock(&ftrace_lock);
 	return ret;
 }

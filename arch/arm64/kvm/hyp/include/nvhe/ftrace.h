@@ -15,6 +15,8 @@ extern const unsigned int host_hcall_nr;
 /* The patch sites (hyp.lds.S) and trampolines (ftrace_tramp.S). */
 extern const unsigned long __hyp_ftrace_sites[], __hyp_ftrace_sites_end[];
 extern char __hyp_ftrace_tramps[], __hyp_ftrace_return[];
+/* Where the hypervisor's text stops being instructions (hyp/switch.h). */
+extern struct kvm_exception_table_entry __start___kvm_ex_table;
 
 unsigned long __hyp_ftrace_kimg_offset(void);
 unsigned long hyp_ftrace_entry(unsigned long tramp_end, unsigned long *parent,
