@@ -33,6 +33,9 @@ FRAGMENTS	:= scripts/configs/qemu-pkvm.config scripts/configs/notrace.config
 else ifeq ($(NOFTRACE),1)
 OBJ		:= $(B)/obj-noftrace
 FRAGMENTS	:= scripts/configs/qemu-pkvm.config scripts/configs/noftrace.config
+else ifneq ($(LLVM),)
+OBJ		:= $(B)/obj-llvm
+FRAGMENTS	:= scripts/configs/qemu-pkvm.config scripts/configs/android.config
 else
 OBJ		:= $(B)/obj
 FRAGMENTS	:= scripts/configs/qemu-pkvm.config
@@ -42,13 +45,24 @@ INITRAMFS	:= $(OBJ)/initramfs.cpio
 
 CROSS_COMPILE	?= aarch64-linux-gnu-
 JOBS		?= $(shell nproc)
+# LLVM=1: Clang and LLD, Debian's versioned ones (LLVM=-19) unless LLVM names
+# a suffix or a directory itself, as kbuild's LLVM= does.
+LLVM		?=
+unexport LLVM
+ifeq ($(LLVM),1)
+KLLVM		:= -19
+else
+KLLVM		:= $(LLVM)
+endif
+KCC		= $(if $(KLLVM),$(if $(filter -%,$(KLLVM)),clang$(KLLVM),$(KLLVM)clang),$(CROSS_COMPILE)gcc)
+export KLLVM
 # Looked up when the kernel is built, not when this file is read: on a fresh
 # machine "make deps" installs ccache first, and a CC that changes between
 # two builds makes kbuild rebuild every object.
 CCACHE		= $(shell command -v ccache 2>/dev/null)
 KMAKE		= $(MAKE) -C $(SRC) O=$(CURDIR)/$(OBJ) ARCH=arm64 \
 		  CROSS_COMPILE=$(CROSS_COMPILE) -j$(JOBS) --no-print-directory \
-		  $(if $(CCACHE),CC="ccache $(CROSS_COMPILE)gcc") $(KFLAGS)
+		  $(if $(KLLVM),LLVM=$(KLLVM)) $(if $(CCACHE),CC="ccache $(KCC)") $(KFLAGS)
 
 # Guest run parameters (see "make help").
 MODE		?= protected
@@ -109,9 +123,16 @@ run: all
 # stress run under KASAN, lockdep and kmemleak (DEBUG_STRESS=0: neither).
 DEBUG_STRESS	?= 1
 export DEBUG_STRESS
+# make check also builds the kernel as Android does (build/obj-llvm, see
+# LLVM=1) and runs the remote and hypervisor tests on it (LLVM_CHECK=0: not).
+LLVM_CHECK	?= 1
+export LLVM_CHECK
 check: all
 ifeq ($(DEBUG)$(NOTRACE)$(DEBUG_STRESS),001)
 	@$(MAKE) --no-print-directory DEBUG=1 all
+endif
+ifeq ($(DEBUG)$(NOTRACE)$(LLVM)$(LLVM_CHECK),001)
+	@$(MAKE) --no-print-directory LLVM=1 all
 endif
 	@scripts/check.sh
 
@@ -183,6 +204,10 @@ help:
 	@echo '                     lockdep) into build/obj-kcsan: make DEBUG=kcsan stress'
 	@echo '                     fails on a data race that involves our code'
 	@echo '  DEBUG_STRESS=0     make check without the debug kernel and its stress run'
+	@echo '  LLVM=1             build with Clang 19 and LLD 19 and Android'"'"'s hardening'
+	@echo '                     (scripts/configs/android.config: kCFI, shadow call stack,'
+	@echo '                     PAC, BTI, ThinLTO, KASLR) into build/obj-llvm'
+	@echo '  LLVM_CHECK=0       make check without the LLVM=1 kernel and its tests'
 	@echo '  NOTRACE=1          build with hypervisor tracing compiled out into'
 	@echo '                     build/obj-notrace (make bench does it)'
 	@echo '  NOFTRACE=1         build without hypervisor function tracing into'
@@ -191,7 +216,8 @@ help:
 	@echo '  JOBS=N             parallel build jobs (default: nproc)'
 
 clean:
-	rm -rf $(B)/obj $(B)/obj-debug $(B)/obj-kcsan $(B)/obj-notrace $(B)/obj-noftrace $(B)/stage $(B)/series $(B)/sc
+	rm -rf $(B)/obj $(B)/obj-debug $(B)/obj-kcsan $(B)/obj-notrace $(B)/obj-noftrace $(B)/obj-llvm \
+		$(B)/stage $(B)/series $(B)/sc
 
 distclean:
 	rm -rf $(B)

@@ -14,7 +14,8 @@
 # MODES (default "protected pnvhe nvhe"), CHECK_TIMEOUT (seconds per guest run),
 # STRESS=1 (make stress: no host tests; the guest runs stress.sh for
 # DURATION seconds instead of the tests), DEBUG_STRESS=0 (no short stress
-# run in the debug kernel), DEBUG_DURATION (its length, default 20 s).
+# run in the debug kernel), DEBUG_DURATION (its length, default 20 s),
+# LLVM_CHECK=0 (no run of the LLVM=1 kernel).
 set -uo pipefail
 
 TESTS=${TESTS:-.}
@@ -175,6 +176,30 @@ if [ "$STRESS" = 0 ] && case " $MODES " in *" nvhe "*) true ;; *) false ;; esac 
 	want "guest:bigmem:nvhe:$BIGMEM_TEST"; then
 	SMP=1 MEM=3072 run_guest guest:bigmem:nvhe nvhe \
 		"MODE=nvhe FILTER='^$BIGMEM_TEST\$' exec /usr/share/guest/check.sh"
+fi
+
+# The kernel as Android builds it (make LLVM=1: Clang and LLD with kCFI, the
+# shadow call stack, PAC, BTI, ThinLTO and KASLR), which the Makefile built
+# into build/obj-llvm: the remote and hypervisor tests in each mode.
+# LLVM_CHECK=0 skips it.
+LLVM_CHECK=${LLVM_CHECK:-1}
+if [ "$STRESS" = 0 ] && [ "${DEBUG:-0}" = 0 ] && [ "$LLVM_CHECK" = 1 ] &&
+   [ -z "${KLLVM:-}" ] && [ -n "$normal" ]; then
+	llvm_filter=$(echo "$TESTS" | sed 's/^guest:llvm:[a-z]*://')
+	for mode in $MODES; do
+		name=guest:llvm:$mode
+		case $TESTS in
+		.) filter='^(kvm-mode|remotes/)' ;;
+		*) want "$name:" || continue; filter=$llvm_filter ;;
+		esac
+		if [ ! -f build/obj-llvm/initramfs.cpio ]; then
+			record FAIL "$name (no LLVM kernel: make LLVM=1)"
+			continue
+		fi
+		run_guest "$name" "$mode" \
+			"$(printf 'MODE=%s FILTER=%q exec /usr/share/guest/check.sh' "$mode" "$filter")" \
+			build/obj-llvm/arch/arm64/boot/Image build/obj-llvm/initramfs.cpio
+	done
 fi
 
 # make check (not make stress, not DEBUG=1 itself): a short stress run of

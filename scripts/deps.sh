@@ -28,6 +28,9 @@ pkg-config pkg-config
 /usr/include/tracefs/tracefs.h libtracefs-dev
 /usr/include/trace-cmd/trace-cmd.h libtracecmd-dev
 /usr/src/linux-source-6.12.tar.xz linux-source-6.12
+clang-19 clang-19
+ld.lld-19 lld-19
+llvm-objdump-19 llvm-19
 "
 
 missing=

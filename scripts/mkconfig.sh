@@ -10,7 +10,7 @@ shift
 mkdir -p "$obj"
 cat "$@" > "$obj/fragments.config"
 echo "  CONFIG  allnoconfig + $*"
-make -s -C "$SRC" O="$(cd "$obj" && pwd)" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+make -s -C "$SRC" O="$(cd "$obj" && pwd)" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- ${KLLVM:+LLVM=$KLLVM} \
 	KCONFIG_ALLCONFIG="$(cd "$obj" && pwd)/fragments.config" allnoconfig
 # The last fragment to name an option wins; check the final value of each.
 bad=$(awk '

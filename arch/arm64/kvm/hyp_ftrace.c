@@ -49,11 +49,11 @@
 DECLARE_KVM_NVHE_SYM(__hyp_ftrace_sites);
 DECLARE_KVM_NVHE_SYM(__hyp_ftrace_sites_end);
 DECLARE_KVM_NVHE_SYM(__hyp_ftrace_tramps);
+DECLARE_KVM_NVHE_SYM(__hyp_ftrace_return);
+DECLARE_KVM_NVHE_PER_CPU(struct hyp_ftrace_ret_stack, hyp_ftrace_ret_stack);
 DECLARE_KVM_NVHE_SYM(__hyp_text_start);
 DECLARE_KVM_NVHE_SYM(__hyp_text_end);
 DECLARE_KVM_NVHE_SYM(__start___kvm_ex_table);
-DECLARE_KVM_NVHE_SYM(host_hcall);
-DECLARE_KVM_NVHE_SYM(host_hcall_nr);
 
 static struct {
 	struct mutex	lock;		/* the lists, patched, func_on */
@@ -77,6 +77,28 @@ static unsigned long hyp_ftrace_kimg(unsigned long va)
 	unsigned long kimg = (unsigned long)kvm_nvhe_sym(__hyp_ftrace_tramps);
 
 	return va - (unsigned long)kern_hyp_va(lm_alias(kimg)) + kimg;
+}
+
+/**
+ * hyp_ftrace_ret_addr() - The return address a frame of the hypervisor stands for
+ * @pc:		A return address read from this CPU's hypervisor stack, from
+ *		the innermost frame out, in nVHE mode.
+ * @va_mask:	The bits of a hypervisor address (the others may hold a PAC).
+ * @graph:	How many frames hooked by func_ret were met before: 0 at first.
+ *
+ * For the host's unwinder of a hypervisor panic. The hypervisor's own, in
+ * protected mode, has its copy at EL2.
+ *
+ * Return: @pc with the bits of @va_mask only; the real return address if
+ * @pc is that of __hyp_ftrace_return.
+ */
+unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long va_mask, unsigned int *graph)
+{
+	unsigned long hook = (unsigned long)kvm_nvhe_sym(__hyp_ftrace_return);
+
+	hook = (unsigned long)kern_hyp_va(lm_alias(hook));
+	return hyp_ftrace_unwind_ret(this_cpu_ptr_nvhe_sym(hyp_ftrace_ret_stack), hook & va_mask,
+				     pc & va_mask, graph);
 }
 
 /* Print @addr as its hypervisor function's name, with the offset if any. */
@@ -128,39 +150,17 @@ void hyp_ftrace_print_func_ret(void *rec, struct trace_seq *s)
 			 ns % 1000);
 }
 
-/* host_hcall[] and its size: the host's hypercalls, by hypervisor address. */
-static unsigned long *hyp_ftrace_hcalls(unsigned int *nr)
-{
-	*nr = *(unsigned int *)kvm_nvhe_sym(host_hcall_nr);
-	return (unsigned long *)kvm_nvhe_sym(host_hcall);
-}
-
-/* The hypervisor address of function @i's site. */
-static unsigned long hyp_ftrace_hyp_site(unsigned int i)
-{
-	return ((unsigned long *)kvm_nvhe_sym(__hyp_ftrace_sites))[i];
-}
-
 /*
- * nVHE: make the direct calls to function @i, and the host_hcall[] entries
- * that are it, go to its site (@on) or past it, as the hypervisor does in
- * protected mode (hyp_ftrace_patch_calls() there). Whatever fails, the
- * calls run the site's instruction as they did.
+ * nVHE: make the direct calls to function @i go to its site (@on) or past
+ * it, as the hypervisor does in protected mode (hyp_ftrace_patch_calls()
+ * there). Whatever fails, the calls run the site's instruction as they did.
  */
 static void hyp_ftrace_patch_calls(unsigned int i, bool on)
 {
 	unsigned long text = (unsigned long)kvm_nvhe_sym(__hyp_text_start);
-	unsigned long site = hyp_ftrace_hyp_site(i), *hcall;
-	unsigned long to = on ? site : site + HYP_FTRACE_INSN_SIZE;
-	unsigned int c, nr;
+	unsigned int c;
 	int ret = 0;
 
-	hcall = hyp_ftrace_hcalls(&nr);
-	for (c = 0; !IS_ENABLED(CONFIG_CFI_CLANG) && c < nr; c++) {
-		if ((hcall[c] == site || hcall[c] == site + HYP_FTRACE_INSN_SIZE) &&
-		    hcall[c] != to)
-			ret = aarch64_insn_write_literal_u64(&hcall[c], to) ?: ret;
-	}
 	for (c = hyp_ftrace.calls ? hyp_ftrace.first_call[i] : 0;
 	     hyp_ftrace.calls && c < hyp_ftrace.first_call[i + 1]; c++) {
 		unsigned long pc = text + hyp_ftrace.calls[c];
@@ -445,7 +445,7 @@ static int hyp_ftrace_apply(unsigned long *set, const char *word)
 	return found ? 0 : -EINVAL;
 }
 
-static ssize_t hyp_ftrace_write(struct file *file, const char __user *ubuf, size_t cnt,
+static ssize_t hyp_ftrace_list_write(struct file *file, const char __user *ubuf, size_t cnt,
 				loff_t *ppos)
 {
 	struct hyp_ftrace_file *hf = hyp_ftrace_file(file);
@@ -505,7 +505,7 @@ static const struct file_operations hyp_ftrace_fops = {
 	.owner		= THIS_MODULE,
 	.open		= hyp_ftrace_open,
 	.read		= seq_read,
-	.write		= hyp_ftrace_write,
+	.write		= hyp_ftrace_list_write,
 	.llseek		= seq_lseek,
 	.release	= hyp_ftrace_release,
 };
@@ -638,15 +638,14 @@ device_initcall(hyp_ftrace_init);
  * @to_site:	Set to how many go to the site of a function patched.
  *
  * For the tests, in nVHE mode, where the host reads the hypervisor's text.
- * The entries of host_hcall[] count as calls.
  *
  * Return: how many calls there are, -EOPNOTSUPP in protected mode, -ENOENT
  * if the direct calls were not found.
  */
 int hyp_ftrace_count_calls(unsigned int *past, unsigned int *to_site)
 {
-	unsigned long text = (unsigned long)kvm_nvhe_sym(__hyp_text_start), *hcall;
-	unsigned int i, c, nr;
+	unsigned long text = (unsigned long)kvm_nvhe_sym(__hyp_text_start);
+	unsigned int i, c;
 	int ret;
 
 	if (is_protected_kvm_enabled())
@@ -654,22 +653,10 @@ int hyp_ftrace_count_calls(unsigned int *past, unsigned int *to_site)
 	*past = *to_site = 0;
 	mutex_lock(&hyp_ftrace.lock);
 	ret = hyp_ftrace.calls ? hyp_ftrace.first_call[hyp_ftrace.nr] : -ENOENT;
-	hcall = hyp_ftrace_hcalls(&nr);
-	if (IS_ENABLED(CONFIG_CFI_CLANG))
-		nr = 0;
 	for (i = 0; hyp_ftrace.calls && i < hyp_ftrace.nr; i++) {
-		unsigned long site = hyp_ftrace.addr[i], hyp_site = hyp_ftrace_hyp_site(i);
+		unsigned long site = hyp_ftrace.addr[i];
 		bool on = test_bit(i, hyp_ftrace.patched);
 
-		for (c = 0; c < nr; c++) {
-			if (hcall[c] != hyp_site && hcall[c] != hyp_site + HYP_FTRACE_INSN_SIZE)
-				continue;
-			ret++;
-			if (!on && hcall[c] != hyp_site)
-				(*past)++;
-			else if (on && hcall[c] == hyp_site)
-				(*to_site)++;
-		}
 		for (c = hyp_ftrace.first_call[i]; c < hyp_ftrace.first_call[i + 1]; c++) {
 			unsigned long pc = text + hyp_ftrace.calls[c], to;
 			u32 insn;

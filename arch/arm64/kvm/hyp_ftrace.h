@@ -13,6 +13,7 @@ void hyp_ftrace_print_func_ret(void *rec, struct trace_seq *s);
 unsigned int hyp_ftrace_nr_sites(void);
 int hyp_ftrace_lookup(const char *name);
 int hyp_ftrace_count_calls(unsigned int *past, unsigned int *to_site);
+unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long va_mask, unsigned int *graph);
 #else
 static inline int hyp_ftrace_init_files(struct dentry *d)
 {
@@ -27,6 +28,12 @@ static inline int hyp_ftrace_enable_event(unsigned short id, bool enable)
 static inline unsigned int hyp_ftrace_nr_sites(void)
 {
 	return 0;
+}
+
+static inline unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long va_mask,
+						unsigned int *graph)
+{
+	return pc;
 }
 #endif
 

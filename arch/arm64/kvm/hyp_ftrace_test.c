@@ -18,6 +18,13 @@
  * says where the direct calls to the hypervisor's functions go: "calls <n>
  * past <n> patched <n>", those past the NOP of a function not traced and
  * those to the site of a function traced; any other is misdirected.
+ *
+ * In protected mode,
+ *
+ *   cat /sys/kernel/debug/kvm/hyp_text_wx
+ *
+ * says "writable <n>": how many entries of the hypervisor's own page table
+ * map its text or rodata writable. Patching must leave none.
  */
 
 #include <linux/atomic.h>
@@ -25,6 +32,8 @@
 #include <linux/kvm_host.h>
 #include <linux/random.h>
 #include <linux/seq_file.h>
+
+#include <asm/kvm_hyptrace.h>
 
 #include "hyp_ftrace.h"
 
@@ -135,6 +144,17 @@ static int calls_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(calls);
 
+static int text_wx_show(struct seq_file *m, void *v)
+{
+	int nr = kvm_call_hyp_nvhe(__tracing_write_event, HYP_TRACE_WX_ID);
+
+	if (nr < 0)
+		return nr;
+	seq_printf(m, "writable %d\n", nr);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(text_wx);
+
 static int __init hyp_ftrace_test_init(void)
 {
 	struct dentry *kvm;
@@ -142,10 +162,12 @@ static int __init hyp_ftrace_test_init(void)
 	if (!hyp_ftrace_nr_sites())
 		return 0;
 	kvm = debugfs_lookup("kvm", NULL);
-	if (is_protected_kvm_enabled())
+	if (is_protected_kvm_enabled()) {
 		debugfs_create_file("hyp_ftrace_hostile", 0400, kvm, NULL, &hostile_fops);
-	else
+		debugfs_create_file("hyp_text_wx", 0400, kvm, NULL, &text_wx_fops);
+	} else {
 		debugfs_create_file("hyp_ftrace_calls", 0400, kvm, NULL, &calls_fops);
+	}
 	dput(kvm);
 	return 0;
 }

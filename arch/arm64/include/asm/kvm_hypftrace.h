@@ -29,6 +29,7 @@
 #include <linux/bitops.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/minmax.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -37,6 +38,49 @@
 #include <asm/insn.h>
 
 #define HYP_FTRACE_INSN_SIZE	4
+
+/*
+ * The calls whose return is traced (func_ret), per CPU, innermost last. A
+ * traced call's return address is replaced by __hyp_ftrace_return, which
+ * gets the real one back from here.
+ */
+#define HYP_FTRACE_RET_DEPTH	32
+
+struct hyp_ftrace_ret_frame {
+	unsigned long	ret;		/* the real return address */
+	unsigned long	sp;		/* the stack pointer at the call */
+	unsigned long	ip;		/* the function's patch site */
+	u64		calltime;
+};
+
+struct hyp_ftrace_ret_stack {
+	unsigned int			depth;
+	struct hyp_ftrace_ret_frame	frame[HYP_FTRACE_RET_DEPTH];
+};
+
+/**
+ * hyp_ftrace_unwind_ret() - The return address a hooked frame stands for
+ * @rs:		The return stack of the CPU whose stack is unwound.
+ * @hook:	The address of __hyp_ftrace_return, as @pc has it.
+ * @pc:		A return address read from that stack, innermost frame first.
+ * @graph:	How many hooked frames were met before this one: 0 at first.
+ *
+ * For the unwinders of the hypervisor's stack (the hypervisor's own in
+ * protected mode, the host's in nVHE mode), as the kernel's function graph
+ * tracer has ftrace_graph_ret_addr().
+ *
+ * Return: the real return address if @pc is the hook, @pc otherwise.
+ */
+static inline unsigned long hyp_ftrace_unwind_ret(const struct hyp_ftrace_ret_stack *rs,
+						  unsigned long hook, unsigned long pc,
+						  unsigned int *graph)
+{
+	unsigned int depth = READ_ONCE(rs->depth);
+
+	if (pc != hook || *graph >= min_t(unsigned int, depth, HYP_FTRACE_RET_DEPTH))
+		return pc;
+	return READ_ONCE(rs->frame[depth - ++*graph].ret);
+}
 
 /* Where the B or BL @insn at @pc goes, or 0 if it is neither. */
 static inline unsigned long hyp_ftrace_call_target(u32 insn, unsigned long pc)

@@ -70,6 +70,13 @@ enum hyp_event_id {
  */
 #define HYP_TRACE_PRINTK_ID	0x7072696eULL
 
+/*
+ * With CONFIG_NVHE_EL2_TRACING_TEST, in protected mode, writing this id
+ * writes no event: the hypervisor returns how many valid entries of its
+ * stage-1 page table map its text or rodata writable (see nvhe/trace.c).
+ */
+#define HYP_TRACE_WX_ID		0x77786d61ULL
+
 #ifndef __KVM_NVHE_HYPERVISOR__
 int hyp_trace_sync_clock(void);
 #endif

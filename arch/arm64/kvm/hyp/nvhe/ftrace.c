@@ -8,18 +8,20 @@
  * and lists those NOPs, the patch sites, in __hyp_ftrace_sites[]. Function
  * i is traced while its NOP is a branch to trampoline i (ftrace_tramp.S),
  * which calls hyp_ftrace_entry() and goes on after the NOP. While it is not,
- * the direct calls to it, and the host's hypercalls through host_hcall[],
- * go past the NOP, so that only other calls through a pointer run it. A NOP
- * and a B may be exchanged while other CPUs execute them, and so may a BL
- * and a BL, or a B and a B; a table entry is one aligned 64-bit store: no
- * CPU is stopped.
+ * the direct calls to it go past the NOP, so that only calls through a
+ * pointer (the host's hypercalls through host_hcall[], which stays
+ * read-only) run it. A NOP and a B may be exchanged while other CPUs
+ * execute them, and so may a BL and a BL, or a B and a B: no CPU is
+ * stopped.
  *
  * The host names a site by its index only. In protected mode the hypervisor
  * takes the address from its own list, checks that the instruction there is
- * the one it expects and writes it through a mapping only it has. In nVHE mode the
- * host owns the hypervisor and patches it itself (arch/arm64/kvm/hyp_ftrace.c).
+ * the one it expects and writes it through its fixmap, for that write only.
+ * In nVHE mode the host owns the hypervisor and patches it itself
+ * (arch/arm64/kvm/hyp_ftrace.c).
  */
 
+#include <asm/insn.h>
 #include <asm/kvm_hypftrace.h>
 #include <asm/kvm_mmu.h>
 #include <asm/sections.h>
@@ -30,8 +32,6 @@
 #include <nvhe/spinlock.h>
 #include <nvhe/trace.h>
 
-#define HYP_FTRACE_NOP		0xd503201fU
-#define HYP_FTRACE_B		0x14000000U
 
 static DEFINE_HYP_SPINLOCK(ftrace_lock);
 
@@ -45,36 +45,18 @@ static u32 hyp_ftrace_calls[HYP_FTRACE_MAX_CALLS];
 static bool hyp_ftrace_calls_looked, hyp_ftrace_calls_found;
 
 /* Kernel image address minus hypervisor address, once known. */
-static unsigned long hyp_ftrace_kimg;
+static unsigned long hyp_ftrace_kimg_cached;
 
-/*
- * The calls whose return is traced (func_ret), per CPU, innermost last. A
- * traced call's return address is replaced by __hyp_ftrace_return, which
- * gets the real one back from here.
- */
-#define HYP_FTRACE_RET_DEPTH	32
-
-struct hyp_ftrace_ret_frame {
-	unsigned long	ret;		/* the real return address */
-	unsigned long	sp;		/* the stack pointer at the call */
-	unsigned long	ip;		/* the function's patch site */
-	u64		calltime;
-};
-
-struct hyp_ftrace_ret_stack {
-	unsigned int			depth;
-	struct hyp_ftrace_ret_frame	frame[HYP_FTRACE_RET_DEPTH];
-};
-
-static DEFINE_PER_CPU(struct hyp_ftrace_ret_stack, hyp_ftrace_ret_stack);
+/* Read by the host's unwinder in nVHE mode. */
+DEFINE_PER_CPU(struct hyp_ftrace_ret_stack, hyp_ftrace_ret_stack);
 
 static __always_inline unsigned long hyp_ftrace_kimg_off(void)
 {
-	unsigned long off = READ_ONCE(hyp_ftrace_kimg);
+	unsigned long off = READ_ONCE(hyp_ftrace_kimg_cached);
 
 	if (unlikely(!off)) {
 		off = __hyp_ftrace_kimg_offset();
-		WRITE_ONCE(hyp_ftrace_kimg, off);
+		WRITE_ONCE(hyp_ftrace_kimg_cached, off);
 	}
 	return off;
 }
@@ -125,6 +107,18 @@ void hyp_ftrace_cpu_entry(void)
 }
 
 /*
+ * For the unwinder (stacktrace.c): @pc, a return address read from this
+ * CPU's stack, with the bits of @va_mask only; the real one if it is the
+ * @*graph-th hooked frame met.
+ */
+unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long va_mask, unsigned int *graph)
+{
+	return hyp_ftrace_unwind_ret(this_cpu_ptr(&hyp_ftrace_ret_stack),
+				     (unsigned long)__hyp_ftrace_return & va_mask, pc & va_mask,
+				     graph);
+}
+
+/*
  * Called by trampoline @tramp_end - HYP_FTRACE_TRAMP_SIZE, that is for
  * function idx, with *@parent its return address and @sp its stack pointer.
  * Events carry kernel image addresses, which the host and trace-cmd can
@@ -165,41 +159,48 @@ unsigned long hyp_ftrace_exit(void)
 }
 
 /*
- * The hypervisor's text, writable, at this address: mapped once, at the first
- * patch, in the hypervisor's private range that the host cannot reach. A
- * mapping of its own rather than the fixmap: a patch then needs no TLB
- * maintenance, only the cache maintenance of the instruction it writes.
+ * hyp_fixmap_unmap() invalidates the slot's TLB entry by address. QEMU 7.2
+ * (Debian 12's) does that only for the EL2 regime, not for the EL2&0 one
+ * that hVHE runs in: a write through the slot could then reach the page
+ * mapped before, and the text would stay writable through the slot after.
+ * Patching is rare enough to invalidate all of EL2's, before and after.
  */
-static void *hyp_ftrace_text_rw;
-
-static int hyp_ftrace_map_text(void)
+static void hyp_ftrace_flush_slot(void)
 {
-	unsigned long va;
-	int ret;
-
-	if (hyp_ftrace_text_rw)
-		return 0;
-	ret = __pkvm_create_private_mapping(__hyp_pa(__hyp_text_start),
-					    __hyp_text_end - __hyp_text_start, PAGE_HYP, &va);
-	if (!ret)
-		hyp_ftrace_text_rw = (void *)va;
-	return ret;
+	if (!has_hvhe())
+		return;
+	__tlbi(alle2is);
+	dsb(ish);
+	isb();
 }
 
-/* Replace @old at @site with @new, or find @new there already. */
+/*
+ * Replace @old at @site with @new, or find @new there already. The write goes
+ * through this CPU's fixmap slot, mapped for it alone and unmapped (with the
+ * TLB invalidation) before the instruction cache is told: no writable
+ * mapping of the text outlives the write.
+ */
 int hyp_ftrace_write(unsigned long site, u32 old, u32 new)
 {
-	unsigned long rw = (unsigned long)hyp_ftrace_text_rw + site -
-			   (unsigned long)__hyp_text_start;
 	u32 cur = le32_to_cpu(READ_ONCE(*(__le32 *)site));
+	unsigned long rw;
 
 	if (cur == new)
 		return 0;
-	/* The alias must show what the text shows. */
-	if (cur != old || le32_to_cpu(READ_ONCE(*(__le32 *)rw)) != cur)
+	if (cur != old)
 		return -EINVAL;
+	rw = (unsigned long)hyp_fixmap_map(__hyp_pa(site)) + offset_in_page(site);
+	hyp_ftrace_flush_slot();
+	/* The slot must show what the text shows. */
+	if (le32_to_cpu(READ_ONCE(*(__le32 *)rw)) != cur) {
+		hyp_fixmap_unmap();
+		hyp_ftrace_flush_slot();
+		return -EIO;
+	}
 	WRITE_ONCE(*(__le32 *)rw, cpu_to_le32(new));
 	dcache_clean_inval_poc(rw, rw + HYP_FTRACE_INSN_SIZE);
+	hyp_fixmap_unmap();
+	hyp_ftrace_flush_slot();
 	icache_inval_pou(site, site + HYP_FTRACE_INSN_SIZE);
 	return 0;
 }
@@ -212,42 +213,15 @@ static bool hyp_ftrace_site_ok(unsigned long site)
 }
 
 /*
- * host_hcall[], writable at this address once mapped, as the text. Not with
- * kCFI, where a call through the table checks the type hash right before
- * the function, which a call past its NOP would not find.
- */
-static unsigned long *hyp_ftrace_hcall_rw;
-
-static void hyp_ftrace_map_hcalls(void)
-{
-	unsigned long va;
-
-	if (IS_ENABLED(CONFIG_CFI_CLANG))
-		return;
-	if (!__pkvm_create_private_mapping(__hyp_pa(host_hcall),
-					   host_hcall_nr * sizeof(host_hcall[0]), PAGE_HYP, &va))
-		hyp_ftrace_hcall_rw = (unsigned long *)va;
-}
-
-/*
- * Make the direct calls to function @idx, and the host_hcall[] entries that
- * are it, go to its site (@traced) or past it. Only a call filed by
- * hyp_ftrace_index_calls() that goes there is changed; an entry of the
- * table only if it is the site (with a BTI C before the site, it is the
- * BTI, the landing pad its indirect call needs).
+ * Make the direct calls to function @idx go to its site (@traced) or past
+ * it. Only a call filed by hyp_ftrace_index_calls() that goes there is
+ * changed.
  */
 static void hyp_ftrace_patch_calls(unsigned long idx, bool traced)
 {
 	unsigned long base = (unsigned long)__hyp_text_start, site = __hyp_ftrace_sites[idx];
 	unsigned int i;
 
-	for (i = 0; hyp_ftrace_hcall_rw && i < host_hcall_nr; i++) {
-		unsigned long cur = (unsigned long)READ_ONCE(host_hcall[i]);
-		unsigned long to = traced ? site : site + HYP_FTRACE_INSN_SIZE;
-
-		if ((cur == site || cur == site + HYP_FTRACE_INSN_SIZE) && cur != to)
-			WRITE_ONCE(hyp_ftrace_hcall_rw[i], to);
-	}
 	if (!hyp_ftrace_calls_found)
 		return;
 	for (i = hyp_ftrace_first_call[idx]; i < hyp_ftrace_first_call[idx + 1]; i++) {
@@ -260,11 +234,11 @@ static void hyp_ftrace_patch_calls(unsigned long idx, bool traced)
 }
 
 /*
- * Once, under the lock: the writable alias of the text, then the direct
- * calls and host_hcall[], made to go past the NOPs of the functions not
- * traced. The text searched ends where the hypervisor's exception table,
- * data, starts. Without the calls (more than HYP_FTRACE_MAX_CALLS), they
- * run the NOPs: the request that looked for them says so, once.
+ * Once, under the lock: the direct calls, made to go past the NOPs of the
+ * functions not traced. The text searched ends where the hypervisor's
+ * exception table, data, starts. Without the calls (more than
+ * HYP_FTRACE_MAX_CALLS), they run the NOPs: the request that looked for
+ * them says so, once.
  */
 static int hyp_ftrace_setup(unsigned long nr)
 {
@@ -272,11 +246,9 @@ static int hyp_ftrace_setup(unsigned long nr)
 	unsigned long i;
 	int ret;
 
-	ret = hyp_ftrace_map_text();
-	if (ret || hyp_ftrace_calls_looked)
-		return ret;
+	if (hyp_ftrace_calls_looked)
+		return 0;
 	hyp_ftrace_calls_looked = true;
-	hyp_ftrace_map_hcalls();
 	if (end < __hyp_text_start || end > __hyp_text_end)
 		end = __hyp_text_end;
 	ret = nr > HYP_FTRACE_MAX_SITES ? -E2BIG :
@@ -288,7 +260,7 @@ static int hyp_ftrace_setup(unsigned long nr)
 		unsigned long site = __hyp_ftrace_sites[i];
 
 		if (hyp_ftrace_site_ok(site) &&
-		    le32_to_cpu(READ_ONCE(*(__le32 *)site)) == HYP_FTRACE_NOP)
+		    le32_to_cpu(READ_ONCE(*(__le32 *)site)) == aarch64_insn_gen_nop())
 			hyp_ftrace_patch_calls(i, false);
 	}
 	return ret;
@@ -317,9 +289,9 @@ int __tracing_ftrace_patch(u64 idx, u64 enable)
 	if (!hyp_ftrace_site_ok(site))
 		return -EINVAL;
 	tramp = (unsigned long)__hyp_ftrace_tramps + idx * HYP_FTRACE_TRAMP_SIZE;
-	branch = HYP_FTRACE_B | (((tramp - site) >> 2) & GENMASK(25, 0));
-	old = enable ? HYP_FTRACE_NOP : branch;
-	new = enable ? branch : HYP_FTRACE_NOP;
+	branch = aarch64_insn_get_b_value() | (((tramp - site) >> 2) & GENMASK(25, 0));
+	old = enable ? aarch64_insn_gen_nop() : branch;
+	new = enable ? branch : aarch64_insn_gen_nop();
 
 	hyp_spin_lock(&ftrace_lock);
 	/* Before any function is traced: what it calls may be traced later. */

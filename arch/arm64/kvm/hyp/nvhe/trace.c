@@ -20,9 +20,11 @@
 #include <asm/arch_timer.h>
 #include <asm/kvm_mmu.h>
 #include <asm/kvm_pkvm.h>
+#include <asm/sections.h>
 
 #include <nvhe/mem_protect.h>
 #include <nvhe/memory.h>
+#include <nvhe/mm.h>
 #include <nvhe/spinlock.h>
 #include <nvhe/trace.h>
 
@@ -466,6 +468,62 @@ static noinline int hyp_trace_test_hook(u64 id)
 	return 0;
 }
 
+#ifdef CONFIG_NVHE_EL2_TRACING_TEST
+struct hyp_wx_walk {
+	phys_addr_t	start[2];
+	phys_addr_t	end[2];
+	int		count;
+};
+
+static int hyp_wx_visit(const struct kvm_pgtable_visit_ctx *ctx,
+			enum kvm_pgtable_walk_flags visit)
+{
+	struct hyp_wx_walk *w = ctx->arg;
+	u64 pa, size = kvm_granule_size(ctx->level);
+	int i;
+
+	if (!kvm_pte_valid(ctx->old) ||
+	    !(kvm_pgtable_hyp_pte_prot(ctx->old) & KVM_PGTABLE_PROT_W))
+		return 0;
+	pa = kvm_pte_to_phys(ctx->old);
+	for (i = 0; i < ARRAY_SIZE(w->start); i++) {
+		if (pa < w->end[i] && pa + size > w->start[i])
+			w->count++;
+	}
+	return 0;
+}
+
+/*
+ * The valid entries of the whole stage-1 page table that map some of the
+ * hypervisor's text or rodata with write permission, whatever their address.
+ */
+static int hyp_trace_count_wx(void)
+{
+	struct hyp_wx_walk w = {
+		.start	= { __hyp_pa(__hyp_text_start), __hyp_pa(__hyp_rodata_start) },
+		.end	= { __hyp_pa(__hyp_text_end), __hyp_pa(__hyp_rodata_end) },
+	};
+	struct kvm_pgtable_walker walker = {
+		.cb	= hyp_wx_visit,
+		.arg	= &w,
+		.flags	= KVM_PGTABLE_WALK_LEAF,
+	};
+	int ret;
+
+	if (!is_protected_kvm_enabled())
+		return -EOPNOTSUPP;
+	hyp_spin_lock(&pkvm_pgd_lock);
+	ret = kvm_pgtable_walk(&pkvm_pgtable, 0, BIT(pkvm_pgtable.ia_bits), &walker);
+	hyp_spin_unlock(&pkvm_pgd_lock);
+	return ret ?: w.count;
+}
+#else
+static int hyp_trace_count_wx(void)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
 int __tracing_write_event(u64 id)
 {
 	int ret;
@@ -477,6 +535,8 @@ int __tracing_write_event(u64 id)
 	if (IS_ENABLED(CONFIG_NVHE_EL2_TRACING_TEST) &&
 	    unlikely(id == HYP_TRACE_PANIC_ID || id == HYP_TRACE_PRINTK_ID))
 		return hyp_trace_test_hook(id);
+	if (IS_ENABLED(CONFIG_NVHE_EL2_TRACING_TEST) && unlikely(id == HYP_TRACE_WX_ID))
+		return hyp_trace_count_wx();
 	ret = hyp_trace_selftest(id);
 	return ret < 0 ? ret : 0;
 }

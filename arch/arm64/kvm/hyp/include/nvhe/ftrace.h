@@ -25,6 +25,7 @@ unsigned long hyp_ftrace_exit(void);
 int hyp_ftrace_write(unsigned long site, u32 old, u32 new);
 int __tracing_ftrace_patch(u64 idx, u64 enable);
 void hyp_ftrace_cpu_entry(void);
+unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long va_mask, unsigned int *graph);
 #else
 static inline int __tracing_ftrace_patch(u64 idx, u64 enable)
 {
@@ -32,6 +33,12 @@ static inline int __tracing_ftrace_patch(u64 idx, u64 enable)
 }
 
 static inline void hyp_ftrace_cpu_entry(void) { }
+
+static inline unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long va_mask,
+						unsigned int *graph)
+{
+	return pc;
+}
 #endif
 
 #endif /* __ARM64_KVM_HYP_NVHE_FTRACE_H */
