@@ -7,15 +7,9 @@
 # as kbuild runs it (set -e, then the command file is written), with one
 # more root that has a site, and the real command, which must pass.
 set -euo pipefail
-OBJ=${OBJ:-build/obj}
-dir=$OBJ/arch/arm64/kvm/hyp/nvhe
-cmdfile=$dir/.ftrace-check.stamp.cmd
-[ -f "$cmdfile" ] || { echo "no $cmdfile: build the kernel with CONFIG_NVHE_EL2_FTRACE" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-saved=$(sed -n 's/^savedcmd_[^ ]* := //p' "$cmdfile")
 stamp=arch/arm64/kvm/hyp/nvhe/ftrace-check.stamp
-grep -q "$stamp" <<< "$saved" || { echo "FAIL: no stamp in: $saved"; exit 1; }
 
 kbuild_run() { # command with the stamp at $tmp/stamp
 	local c=${1//$stamp/$tmp/stamp}
@@ -23,26 +17,40 @@ kbuild_run() { # command with the stamp at $tmp/stamp
 	(cd "$OBJ" && sh -c "set -e; $c; printf 'x\n' > $tmp/cmd") > "$tmp/log" 2>&1
 }
 
-# The real roots: the tracer runs nothing it traces.
-if ! kbuild_run "$saved"; then
-	echo "FAIL: the check refuses the built hypervisor:"
-	cat "$tmp/log"
-	exit 1
-fi
-[ -f "$tmp/stamp" ] || { echo "FAIL: no stamp after a passing check"; exit 1; }
-echo "ok: the built hypervisor passes"
+# On the GCC kernel and on the LLVM=1 one (kCFI: type hashes in the text),
+# if built.
+for OBJ in ${OBJ:-build/obj build/obj-llvm}; do
+	dir=$OBJ/arch/arm64/kvm/hyp/nvhe
+	cmdfile=$dir/.ftrace-check.stamp.cmd
+	if [ ! -f "$cmdfile" ]; then
+		[ "$OBJ" = build/obj-llvm ] && [ "${LLVM_CHECK:-1}" = 0 ] && continue
+		echo "no $cmdfile: build the kernel with CONFIG_NVHE_EL2_FTRACE" >&2
+		exit 1
+	fi
+	saved=$(sed -n 's/^savedcmd_[^ ]* := //p' "$cmdfile")
+	grep -q "$stamp" <<< "$saved" || { echo "FAIL: no stamp in: $saved"; exit 1; }
 
-# A root that has a patch site: the rule fails and leaves no stamp.
-bad=${saved/hyp_ftrace_write/hyp_ftrace_write handle___tracing_write_event}
-if kbuild_run "$bad"; then
-	echo "FAIL: a traced root passes the check as kbuild runs it:"
-	cat "$tmp/log"
-	exit 1
-fi
-[ ! -f "$tmp/stamp" ] || { echo "FAIL: stamp written by a failing check"; exit 1; }
-grep -q 'handle___tracing_write_event.*patch site' "$tmp/log" ||
-	{ echo "FAIL: not refused for its site:"; cat "$tmp/log"; exit 1; }
-echo "ok: a traced root fails the rule"
+	# The real roots: the tracer runs nothing it traces.
+	if ! kbuild_run "$saved"; then
+		echo "FAIL: $OBJ: the check refuses the built hypervisor:"
+		cat "$tmp/log"
+		exit 1
+	fi
+	[ -f "$tmp/stamp" ] || { echo "FAIL: $OBJ: no stamp after a passing check"; exit 1; }
+	echo "ok: $OBJ: the built hypervisor passes"
+
+	# A root that has a patch site: the rule fails and leaves no stamp.
+	bad=${saved/hyp_ftrace_write/hyp_ftrace_write handle___tracing_write_event}
+	if kbuild_run "$bad"; then
+		echo "FAIL: $OBJ: a traced root passes the check as kbuild runs it:"
+		cat "$tmp/log"
+		exit 1
+	fi
+	[ ! -f "$tmp/stamp" ] || { echo "FAIL: $OBJ: stamp written by a failing check"; exit 1; }
+	grep -q 'handle___tracing_write_event.*patch site' "$tmp/log" ||
+		{ echo "FAIL: $OBJ: not refused for its site:"; cat "$tmp/log"; exit 1; }
+	echo "ok: $OBJ: a traced root fails the rule"
+done
 
 # Data in .hyp.text, which the hypervisor could take for a call to rewrite,
 # but for kCFI type hashes (one word right before a function) that do not
@@ -77,6 +85,14 @@ g:	nop
 	.quad	.Lsite
 EOS
 }
+refused() { # name pattern what: the check refuses $tmp/name.S for pattern
+	if check_s "$1"; then
+		echo "FAIL: $kind: $3 passes the check"
+		exit 1
+	fi
+	grep -q "$2" "$tmp/log" || { echo "FAIL: $kind: $3, not refused for it:"; cat "$tmp/log"; exit 1; }
+	echo "ok: $kind: $3 fails the rule"
+}
 while read -r kind as objdump readelf; do
 	cat > "$tmp/data.S" <<'EOS'
 	.section .hyp.text, "ax"
@@ -85,13 +101,7 @@ g:	nop
 	.word	0x94000000
 	ret
 EOS
-	if check_s data; then
-		echo "FAIL: $kind: data in .hyp.text passes the check"
-		exit 1
-	fi
-	grep -q 'data in .hyp.text' "$tmp/log" ||
-		{ echo "FAIL: $kind: not refused for its data:"; cat "$tmp/log"; exit 1; }
-	echo "ok: $kind: data in .hyp.text fails the rule"
+	refused data 'data in .hyp.text' "data in .hyp.text"
 
 	hashes 0x2a4f5e11 0x3c0ffee5 > "$tmp/hash.S"
 	check_s hash || { echo "FAIL: $kind: type hashes refused:"; cat "$tmp/log"; exit 1; }
@@ -99,22 +109,10 @@ EOS
 
 	# 0x97ffffff at 12 reads as "bl 8": the instruction after f's site.
 	hashes 0x2a4f5e11 0x97ffffff > "$tmp/hash.S"
-	if check_s hash; then
-		echo "FAIL: $kind: a type hash that reads as a call to a site passes"
-		exit 1
-	fi
-	grep -q 'type hash at 0xc reads as a call' "$tmp/log" ||
-		{ echo "FAIL: $kind: not refused for its hash:"; cat "$tmp/log"; exit 1; }
-	echo "ok: $kind: a type hash that reads as a call fails the rule"
+	refused hash 'type hash at 0xc reads as a call' "a type hash that reads as a call to a site"
 
 	hashes 0x2a4f5e11 0x3c0ffee5 > "$tmp/hash.S"
 	sed -i 's/^g:/h:/; s/\ttype\tg/\ttype\th/' "$tmp/hash.S"
-	if check_s hash; then
-		echo "FAIL: $kind: a root that is no function passes"
-		exit 1
-	fi
-	grep -q 'no function g' "$tmp/log" ||
-		{ echo "FAIL: $kind: not refused for its root:"; cat "$tmp/log"; exit 1; }
-	echo "ok: $kind: a root that is no function fails the rule"
+	refused hash 'no function g' "a root that is no function"
 done <<< "$tools"
 echo ok

@@ -62,3 +62,44 @@ if [ "$(stat -c %Y "$archive")" != "$stamp" ]; then
 	exit 1
 fi
 echo "PASS: printk refused"
+
+# The LLVM=1 kernel (ThinLTO): the object is bitcode, for which nm lists
+# the functions EXPORT_SYMBOL()'s assembly refers to as undefined too. The
+# check, as kbuild saved it, passes the real object, and refuses a bitcode
+# object that refers to printk, naming printk alone.
+llvm=build/obj-llvm
+cmdfile=$llvm/kernel/trace/.simple_ring_buffer.o.syms.cmd
+if [ ! -f "$cmdfile" ]; then
+	[ "${LLVM_CHECK:-1}" = 0 ] && exit 0
+	echo "FAIL: no $cmdfile (make LLVM=1)"
+	exit 1
+fi
+saved=$(sed -n 's/^savedcmd_[^ ]* := //p' "$cmdfile")
+o=kernel/trace/simple_ring_buffer.o
+lto_check() { # object: run the saved check on it
+	local c=${saved//$o.syms/$tmp/stamp}
+	(cd "$llvm" && sh -c "set -e; ${c//$o/$1}") > "$tmp/out" 2>&1
+}
+if ! lto_check "$o"; then
+	cat "$tmp/out"
+	echo "FAIL: the LLVM build's simple_ring_buffer.o does not pass its own check"
+	exit 1
+fi
+echo "PASS: the LTO object passes"
+cat > "$tmp/lto.c" <<'EOC'
+int srb_fn(void) { return 1; }
+asm(".section .export_sym, \"a\"\n.quad srb_fn\n.previous");
+EOC
+cp "$tmp/lto.c" "$tmp/lto-printk.c"
+echo 'extern int printk(const char *fmt, ...); void srb_extra(void) { printk("x"); }' >> "$tmp/lto-printk.c"
+for f in lto lto-printk; do
+	clang-19 --target=aarch64-linux-gnu -O2 -flto=thin -c -o "$tmp/$f.o" "$tmp/$f.c"
+done
+lto_check "$tmp/lto.o" || { cat "$tmp/out"; echo "FAIL: bitcode using only itself refused"; exit 1; }
+if lto_check "$tmp/lto-printk.o"; then
+	echo "FAIL: bitcode calling printk passed the symbol check"
+	exit 1
+fi
+cat "$tmp/out"
+grep -q 'uses symbols outside the allow-list: printk$' "$tmp/out"
+echo "PASS: printk refused in bitcode, and only printk"
