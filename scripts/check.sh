@@ -156,7 +156,7 @@ run_guest() {
 
 # Guest tests, once per KVM mode.
 normal=$MODES
-case $TESTS in host:*) MODES= normal= ;; guest:debug* | guest:bigmem*) normal= ;; esac
+case $TESTS in host:*) MODES= normal= ;; guest:debug* | guest:bigmem* | guest:llvm*) normal= ;; esac
 for mode in $normal; do
 	if [ "$STRESS" = 1 ]; then
 		cmd=$(printf 'MODE=%s DURATION=%d exec /usr/share/guest/stress.sh' \
@@ -180,17 +180,22 @@ fi
 
 # The kernel as Android builds it (make LLVM=1: Clang and LLD with kCFI, the
 # shadow call stack, PAC, BTI, ThinLTO and KASLR), which the Makefile built
-# into build/obj-llvm: the remote and hypervisor tests in each mode.
+# into build/obj-llvm: the hypervisor tests and the main remote tests in
+# each mode.
 # LLVM_CHECK=0 skips it.
 LLVM_CHECK=${LLVM_CHECK:-1}
 if [ "$STRESS" = 0 ] && [ "${DEBUG:-0}" = 0 ] && [ "$LLVM_CHECK" = 1 ] &&
-   [ -z "${KLLVM:-}" ] && [ -n "$normal" ]; then
-	llvm_filter=$(echo "$TESTS" | sed 's/^guest:llvm:[a-z]*://')
+   [ -z "${KLLVM:-}" ]; then
 	for mode in $MODES; do
 		name=guest:llvm:$mode
+		# The hypervisor's tests, and those of the remote code every
+		# remote runs through (its file operations, the reader).
+		all='^(kvm-mode|remotes/hypervisor/|remotes/(trace|trace_pipe|trace_pipe_raw|unloading|lifetime)\.tc)'
 		case $TESTS in
-		.) filter='^(kvm-mode|remotes/)' ;;
-		*) want "$name:" || continue; filter=$llvm_filter ;;
+		. | guest:llvm | guest:llvm:$mode) filter=$all ;;
+		guest:llvm:$mode:*) filter=${TESTS#guest:llvm:"$mode":} ;;
+		guest:* | host:*) continue ;;
+		*) filter=$TESTS ;;
 		esac
 		if [ ! -f build/obj-llvm/initramfs.cpio ]; then
 			record FAIL "$name (no LLVM kernel: make LLVM=1)"

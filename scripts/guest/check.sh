@@ -58,8 +58,10 @@ for t in $tests; do
 	esac
 	want "$name" || continue
 	# -v: the log of a failed test (its commands and output) is printed.
+	start=$(date +%s)
 	./ftracetest -v -l /tmp/ftlog "$t" > /tmp/ft.out 2>&1
 	tail -n 80 /tmp/ft.out
+	echo "TIME $name $(($(date +%s) - start)) s"
 	# "[N] description<TAB>[RESULT]"; "(instance)" runs get their own name.
 	n=0
 	grep -E '^\[[0-9]+\].*\[[A-Z]+\]$' /tmp/ft.out | while IFS= read -r line; do

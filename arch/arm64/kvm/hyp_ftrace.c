@@ -101,20 +101,24 @@ unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long va_mask, unsig
 				     pc & va_mask, graph);
 }
 
-/* Print @addr as its hypervisor function's name, with the offset if any. */
-static void hyp_ftrace_print_sym(struct trace_seq *s, unsigned long addr)
+/*
+ * Print @addr as its hypervisor function's name, with the offset if any and
+ * @off, as %pS does, or without, as %ps: a patch site is the function's
+ * first instruction, or its second after a BTI landing pad.
+ */
+static void hyp_ftrace_print_sym(struct trace_seq *s, unsigned long addr, bool off)
 {
 	char name[KSYM_NAME_LEN];
-	unsigned long size, off;
+	unsigned long size, offset;
 
-	if (!kallsyms_lookup(addr, &size, &off, NULL, name)) {
+	if (!kallsyms_lookup(addr, &size, &offset, NULL, name)) {
 		trace_seq_printf(s, "0x%lx", addr);
 		return;
 	}
 	trace_seq_puts(s, str_has_prefix(name, HYP_FTRACE_PREFIX) ?
 		       name + strlen(HYP_FTRACE_PREFIX) : name);
-	if (off)
-		trace_seq_printf(s, "+0x%lx", off);
+	if (off && offset)
+		trace_seq_printf(s, "+0x%lx", offset);
 }
 
 /**
@@ -128,9 +132,9 @@ void hyp_ftrace_print_func(void *rec, struct trace_seq *s)
 {
 	struct remote_event_format_func *e = rec;
 
-	hyp_ftrace_print_sym(s, e->ip);
+	hyp_ftrace_print_sym(s, e->ip, false);
 	trace_seq_puts(s, " <- ");
-	hyp_ftrace_print_sym(s, e->parent_ip);
+	hyp_ftrace_print_sym(s, e->parent_ip, true);
 }
 
 /**
@@ -145,7 +149,7 @@ void hyp_ftrace_print_func_ret(void *rec, struct trace_seq *s)
 	struct remote_event_format_func_ret *e = rec;
 	u64 ns = e->rettime - e->calltime;
 
-	hyp_ftrace_print_sym(s, e->ip);
+	hyp_ftrace_print_sym(s, e->ip, false);
 	trace_seq_printf(s, " depth=%u (%llu.%03llu us)", e->depth, div_u64(ns, 1000),
 			 ns % 1000);
 }
