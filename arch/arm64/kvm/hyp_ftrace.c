@@ -81,24 +81,25 @@ static unsigned long hyp_ftrace_kimg(unsigned long va)
 
 /**
  * hyp_ftrace_ret_addr() - The return address a frame of the hypervisor stands for
- * @pc:		A return address read from this CPU's hypervisor stack, from
- *		the innermost frame out, in nVHE mode.
+ * @pc:		A return address read from this CPU's hypervisor stack, in
+ *		nVHE mode.
+ * @record:	The hypervisor address of the frame record it was read from.
  * @va_mask:	The bits of a hypervisor address (the others may hold a PAC).
- * @graph:	How many frames hooked by func_ret were met before: 0 at first.
  *
  * For the host's unwinder of a hypervisor panic. The hypervisor's own, in
  * protected mode, has its copy at EL2.
  *
- * Return: @pc with the bits of @va_mask only; the real return address if
- * @pc is that of __hyp_ftrace_return.
+ * Return: the real return address if @pc is that of __hyp_ftrace_return,
+ * @pc otherwise.
  */
-unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long va_mask, unsigned int *graph)
+unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long record,
+				  unsigned long va_mask)
 {
 	unsigned long hook = (unsigned long)kvm_nvhe_sym(__hyp_ftrace_return);
 
 	hook = (unsigned long)kern_hyp_va(lm_alias(hook));
-	return hyp_ftrace_unwind_ret(this_cpu_ptr_nvhe_sym(hyp_ftrace_ret_stack), hook & va_mask,
-				     pc & va_mask, graph);
+	return hyp_ftrace_unwind_ret(this_cpu_ptr_nvhe_sym(hyp_ftrace_ret_stack), hook, pc,
+				     record, va_mask);
 }
 
 /*

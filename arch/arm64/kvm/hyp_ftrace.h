@@ -13,7 +13,8 @@ void hyp_ftrace_print_func_ret(void *rec, struct trace_seq *s);
 unsigned int hyp_ftrace_nr_sites(void);
 int hyp_ftrace_lookup(const char *name);
 int hyp_ftrace_count_calls(unsigned int *past, unsigned int *to_site);
-unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long va_mask, unsigned int *graph);
+unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long record,
+				  unsigned long va_mask);
 #else
 static inline int hyp_ftrace_init_files(struct dentry *d)
 {
@@ -30,8 +31,8 @@ static inline unsigned int hyp_ftrace_nr_sites(void)
 	return 0;
 }
 
-static inline unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long va_mask,
-						unsigned int *graph)
+static inline unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long record,
+						unsigned long va_mask)
 {
 	return pc;
 }

@@ -61,25 +61,37 @@ struct hyp_ftrace_ret_stack {
 /**
  * hyp_ftrace_unwind_ret() - The return address a hooked frame stands for
  * @rs:		The return stack of the CPU whose stack is unwound.
- * @hook:	The address of __hyp_ftrace_return, as @pc has it.
- * @pc:		A return address read from that stack, innermost frame first.
- * @graph:	How many hooked frames were met before this one: 0 at first.
+ * @hook:	The address of __hyp_ftrace_return.
+ * @pc:		A return address read from that stack.
+ * @record:	Where the frame record @pc was read from, in the hypervisor's
+ *		addresses, as the stack pointers of @rs.
+ * @va_mask:	The bits of an address (the others may hold a PAC).
  *
  * For the unwinders of the hypervisor's stack (the hypervisor's own in
  * protected mode, the host's in nVHE mode), as the kernel's function graph
- * tracer has ftrace_graph_ret_addr().
+ * tracer has ftrace_graph_ret_addr(). A hooked function's frame records,
+ * and those of what it jumped to with the hook in its link register (a
+ * panic), are below the stack pointer of its call and above those of the
+ * calls it made: the innermost call whose stack pointer is above @record
+ * is the one, but for a tail call, which returns to the hook itself.
  *
  * Return: the real return address if @pc is the hook, @pc otherwise.
  */
 static inline unsigned long hyp_ftrace_unwind_ret(const struct hyp_ftrace_ret_stack *rs,
 						  unsigned long hook, unsigned long pc,
-						  unsigned int *graph)
+						  unsigned long record, unsigned long va_mask)
 {
-	unsigned int depth = READ_ONCE(rs->depth);
+	unsigned int i = min_t(unsigned int, READ_ONCE(rs->depth), HYP_FTRACE_RET_DEPTH);
 
-	if (pc != hook || *graph >= min_t(unsigned int, depth, HYP_FTRACE_RET_DEPTH))
+	if ((pc & va_mask) != (hook & va_mask))
 		return pc;
-	return READ_ONCE(rs->frame[depth - ++*graph].ret);
+	while (i--) {
+		unsigned long ret = READ_ONCE(rs->frame[i].ret);
+
+		if (READ_ONCE(rs->frame[i].sp) > record && (ret & va_mask) != (hook & va_mask))
+			return ret;
+	}
+	return pc;
 }
 
 /* Where the B or BL @insn at @pc goes, or 0 if it is neither. */

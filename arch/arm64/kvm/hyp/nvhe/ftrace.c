@@ -107,15 +107,14 @@ void hyp_ftrace_cpu_entry(void)
 }
 
 /*
- * For the unwinder (stacktrace.c): @pc, a return address read from this
- * CPU's stack, with the bits of @va_mask only; the real one if it is the
- * @*graph-th hooked frame met.
+ * For the unwinder (stacktrace.c): @pc, a return address read from the frame
+ * record at @record on this CPU's stack; the real one if it is the hook.
  */
-unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long va_mask, unsigned int *graph)
+unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long record,
+				  unsigned long va_mask)
 {
 	return hyp_ftrace_unwind_ret(this_cpu_ptr(&hyp_ftrace_ret_stack),
-				     (unsigned long)__hyp_ftrace_return & va_mask, pc & va_mask,
-				     graph);
+				     (unsigned long)__hyp_ftrace_return, pc, record, va_mask);
 }
 
 /*
@@ -144,17 +143,20 @@ unsigned long hyp_ftrace_entry(unsigned long tramp_end, unsigned long *parent,
 unsigned long hyp_ftrace_exit(void)
 {
 	struct hyp_ftrace_ret_stack *rs = this_cpu_ptr(&hyp_ftrace_ret_stack);
+	unsigned int depth = rs->depth;
 	struct hyp_ftrace_ret_frame *f;
 	u64 now;
 
-	/* Only a corrupted stack gets here without a frame; hyp_panic() is traced. */
-	BUG_ON(!rs->depth);
-	f = &rs->frame[--rs->depth];
+	/* Only a corrupted stack gets here without a frame; hyp_panic() is not traced. */
+	BUG_ON(!depth || depth > HYP_FTRACE_RET_DEPTH);
+	f = &rs->frame[depth - 1];
 	if (READ_ONCE(hyp_trace_events[hyp_event_id_func_ret])) {
 		/* A new conversion from the host may step the clock back. */
 		now = max(hyp_trace_clock(this_cpu_ptr(&hyp_trace_cpu)), f->calltime);
-		trace_func_ret(f->ip + hyp_ftrace_kimg_off(), rs->depth, f->calltime, now);
+		trace_func_ret(f->ip + hyp_ftrace_kimg_off(), depth - 1, f->calltime, now);
 	}
+	/* Last: a panic before still unwinds this frame to its caller. */
+	WRITE_ONCE(rs->depth, depth - 1);
 	return f->ret;
 }
 

@@ -482,8 +482,9 @@ static int hyp_wx_visit(const struct kvm_pgtable_visit_ctx *ctx,
 	u64 pa, size = kvm_granule_size(ctx->level);
 	int i;
 
+	/* AP[2] clear: writable at EL2, whatever AP[1] says of EL0. */
 	if (!kvm_pte_valid(ctx->old) ||
-	    !(kvm_pgtable_hyp_pte_prot(ctx->old) & KVM_PGTABLE_PROT_W))
+	    (FIELD_GET(KVM_PTE_LEAF_ATTR_LO_S1_AP, ctx->old) & 2))
 		return 0;
 	pa = kvm_pte_to_phys(ctx->old);
 	for (i = 0; i < ARRAY_SIZE(w->start); i++) {

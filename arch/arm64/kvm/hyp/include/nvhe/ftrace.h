@@ -25,7 +25,8 @@ unsigned long hyp_ftrace_exit(void);
 int hyp_ftrace_write(unsigned long site, u32 old, u32 new);
 int __tracing_ftrace_patch(u64 idx, u64 enable);
 void hyp_ftrace_cpu_entry(void);
-unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long va_mask, unsigned int *graph);
+unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long record,
+				  unsigned long va_mask);
 #else
 static inline int __tracing_ftrace_patch(u64 idx, u64 enable)
 {
@@ -34,8 +35,8 @@ static inline int __tracing_ftrace_patch(u64 idx, u64 enable)
 
 static inline void hyp_ftrace_cpu_entry(void) { }
 
-static inline unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long va_mask,
-						unsigned int *graph)
+static inline unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long record,
+						unsigned long va_mask)
 {
 	return pc;
 }
