@@ -74,13 +74,15 @@ if [ ! -f "$cmdfile" ]; then
 	echo "FAIL: no $cmdfile (make LLVM=1)"
 	exit 1
 fi
+# The .cmd file has make's syntax: "$$" for "$".
 saved=$(sed -n 's/^savedcmd_[^ ]* := //p' "$cmdfile")
-o=kernel/trace/simple_ring_buffer.o
+saved=${saved//\$\$/\$}
+lo=kernel/trace/simple_ring_buffer.o
 lto_check() { # object: run the saved check on it
-	local c=${saved//$o.syms/$tmp/stamp}
-	(cd "$llvm" && sh -c "set -e; ${c//$o/$1}") > "$tmp/out" 2>&1
+	local c=${saved//$lo.syms/$tmp/stamp}
+	(cd "$llvm" && sh -c "set -e; ${c//$lo/$1}") > "$tmp/out" 2>&1
 }
-if ! lto_check "$o"; then
+if ! lto_check "$lo"; then
 	cat "$tmp/out"
 	echo "FAIL: the LLVM build's simple_ring_buffer.o does not pass its own check"
 	exit 1
