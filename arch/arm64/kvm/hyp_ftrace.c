@@ -450,8 +450,8 @@ static int hyp_ftrace_apply(unsigned long *set, const char *word)
 	return found ? 0 : -EINVAL;
 }
 
-static ssize_t hyp_ftrace_list_write(struct file *file, const char __user *ubuf, size_t cnt,
-				loff_t *ppos)
+static ssize_t hyp_ftrace_list_write(struct file *file, const char __user *ubuf,
+				     size_t cnt, loff_t *ppos)
 {
 	struct hyp_ftrace_file *hf = hyp_ftrace_file(file);
 	size_t done;

@@ -32,7 +32,6 @@
 #include <nvhe/spinlock.h>
 #include <nvhe/trace.h>
 
-
 static DEFINE_HYP_SPINLOCK(ftrace_lock);
 
 /*
