@@ -100,7 +100,7 @@ sec=$($readelf -SW "$obj" | sed -n 's/^ *\[ *\([0-9]*\)\] \.hyp\.text .*/\1/p')
 			}
 			to = (a in word) ? branch_to(word[a], a) : -1
 			if (to >= 0 && (site[to] || site[to + 4] || site[to - 4]))
-				fail(sprintf("the type hash at 0x%x reads as a call to a patch site",
+				fail(sprintf("type hash at 0x%x reads as a call to a patch site",
 					     a))
 		}
 		m = split(roots, todo, " ")
