@@ -55,33 +55,39 @@ struct simple_buffer_page {
  * @status:		SIMPLE_RB_* state; reserve takes it from READY to
  *			WRITING, so a nested or concurrent reserve fails.
  *			First: its atomics then need no address computation.
+ * @tail_commit:	The commit field of the data page being written,
+ *			which the events follow (&@tail_page->page->commit).
+ * @tail_write:		Write offset in the data page's events, or
+ *			%SIMPLE_RB_TAIL_NEW before its first event: no event
+ *			fits there, so the first one takes the slow path,
+ *			which stamps the page.
+ * @write_stamp:	Time stamp of the last event written.
+ * @meta:		Meta page shared with the reader.
  * @tail_page:		Page being written.
- * @tail_commit:	The commit field of its data page, which the events
- *			follow (&@tail_page->page->commit), for the fast path.
- * @tail_write:		Write offset in the data page's events.
  * @reader_page:	Page handed to the reader, outside the ring.
  * @head_prev:		Page in the ring at or before the one whose link
  *			carries HEAD; where the swap starts looking.
  * @bpages:		All page descriptors, indexed by id.
  * @nr_pages:		Number of pages, reader page included.
- * @meta:		Meta page shared with the reader.
- * @write_stamp:	Time stamp of the last event written.
  * @dropped:		Events refused because the writer was busy.
  * @dropped_at_swap:	@dropped reported to the reader so far.
  * @reader_commit:	Commit of the reader page at the last swap request.
  * @unload_page:	Callback releasing a page at unload, or NULL.
+ *
+ * The fields an event reads and writes come first, in the order it uses
+ * them, so that it loads and stores them in pairs.
  */
 struct simple_rb_per_cpu {
 	int				status;
-	struct simple_buffer_page	*tail_page;
 	unsigned long			*tail_commit;
 	unsigned long			tail_write;
+	u64				write_stamp;
+	struct trace_buffer_meta	*meta;
+	struct simple_buffer_page	*tail_page;
 	struct simple_buffer_page	*reader_page;
 	struct simple_buffer_page	*head_prev;
 	struct simple_buffer_page	*bpages;
 	unsigned int			nr_pages;
-	struct trace_buffer_meta	*meta;
-	u64				write_stamp;
 	unsigned long			dropped;
 	unsigned long			dropped_at_swap;
 	unsigned long			reader_commit;
@@ -104,6 +110,8 @@ enum simple_rb_status {
  * as the kernel's ring buffer does.
  */
 #define SIMPLE_RB_DATA_SIZE	(PAGE_SIZE - sizeof(struct simple_buffer_data_page) - 8)
+/* @tail_write of a page without events: more than a page's worth. */
+#define SIMPLE_RB_TAIL_NEW	PAGE_SIZE
 /* An event header: type_len:5 | time_delta:27, then array[0] = length. */
 #define SIMPLE_RB_EVENT_HDR	8
 #define SIMPLE_RB_TS_SHIFT	27
@@ -114,15 +122,32 @@ void *__simple_ring_buffer_reserve_slow(struct simple_rb_per_cpu *cpu_buffer,
 					unsigned long length, u64 timestamp);
 
 /**
- * simple_ring_buffer_reserve() - Reserve space for an event
+ * struct simple_rb_reservation - What a reserve tells its commit
+ * @commit:	The commit field of the data page written.
+ * @write:	Its value once the event is committed.
+ * @meta:	The meta page.
+ *
+ * Kept by the caller (in registers, for an inline reserve and commit), so
+ * that the commit reads nothing again that the event's stores might have
+ * changed.
+ */
+struct simple_rb_reservation {
+	unsigned long			*commit;
+	unsigned long			write;
+	struct trace_buffer_meta	*meta;
+};
+
+/**
+ * simple_ring_buffer_reserve_event() - Reserve space for an event
  * @cpu_buffer:	The ring buffer of the calling CPU.
  * @length:	Payload size in bytes, at most %SIMPLE_RB_MAX_PAYLOAD.
  * @timestamp:	Time stamp of the event, in the remote's clock.
+ * @res:	Filled for simple_ring_buffer_commit_event() on success.
  *
  * Must be called on the CPU that owns @cpu_buffer, and followed by
- * simple_ring_buffer_commit() on success. Takes no lock and does a single
- * atomic operation. A reserve nested in another one (or racing with one on
- * another CPU) fails and the event is counted as lost.
+ * simple_ring_buffer_commit_event() on success. Takes no lock and does a
+ * single atomic operation. A reserve nested in another one (or racing with
+ * one on another CPU) fails and the event is counted as lost.
  *
  * Inline, so that a caller with a constant @length pays only for the common
  * case: an event that fits on the page being written, less than 2^27 clock
@@ -132,11 +157,11 @@ void *__simple_ring_buffer_reserve_slow(struct simple_rb_per_cpu *cpu_buffer,
  * when the buffer is not enabled, busy, or @length is too large.
  */
 static __always_inline void *
-simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer, unsigned long length,
-			   u64 timestamp)
+simple_ring_buffer_reserve_event(struct simple_rb_per_cpu *cpu_buffer, unsigned long length,
+				 u64 timestamp, struct simple_rb_reservation *res)
 {
-	struct simple_buffer_data_page *data;
 	struct ring_buffer_event *event;
+	struct trace_buffer_meta *meta;
 	unsigned long write, size;
 	unsigned long *commit;
 	void *payload;
@@ -156,18 +181,29 @@ simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer, unsigned long l
 	size = length + SIMPLE_RB_EVENT_HDR;
 	commit = cpu_buffer->tail_commit;
 	write = cpu_buffer->tail_write;
+	meta = cpu_buffer->meta;
 	/* A stamp before the previous one (unsigned: huge) is slow too. */
 	delta = timestamp - cpu_buffer->write_stamp;
-	if (unlikely(!write || (delta >> SIMPLE_RB_TS_SHIFT) || write + size > SIMPLE_RB_DATA_SIZE))
-		return __simple_ring_buffer_reserve_slow(cpu_buffer, length, timestamp);
+	/* One test of both: the loads above stay together, in pairs. */
+	if (unlikely((delta >> SIMPLE_RB_TS_SHIFT) | (write + size > SIMPLE_RB_DATA_SIZE))) {
+		payload = __simple_ring_buffer_reserve_slow(cpu_buffer, length, timestamp);
+		res->commit = cpu_buffer->tail_commit;
+		res->write = cpu_buffer->tail_write;
+		res->meta = cpu_buffer->meta;
+		return payload;
+	}
 
-	/* @commit follows the page's u64 time stamp, whatever the word size. */
-	data = (struct simple_buffer_data_page *)((u8 *)commit - sizeof(data->time_stamp));
+	res->meta = meta;
+	/* The data page's events follow its commit field. */
+	event = (struct ring_buffer_event *)((u8 *)commit + write);
+	event = (void *)event + offsetof(struct simple_buffer_data_page, data) -
+		offsetof(struct simple_buffer_data_page, commit);
 	/* Nothing read after these stores: the compiler merges them into one. */
-	event = (struct ring_buffer_event *)(data->data + write);
 	event->type_len = 0;
 	event->time_delta = delta;
 	event->array[0] = length + sizeof(event->array[0]);
+	res->commit = commit;
+	res->write = write + size;
 	cpu_buffer->tail_write = write + size;
 	cpu_buffer->write_stamp = timestamp;
 
@@ -179,6 +215,44 @@ simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer, unsigned long l
 }
 
 /**
+ * simple_ring_buffer_commit_event() - Publish the event reserved last
+ * @cpu_buffer:	The ring buffer passed to simple_ring_buffer_reserve_event().
+ * @res:	What it filled.
+ *
+ * Makes the event visible to the reader and allows the next reserve.
+ */
+static __always_inline void
+simple_ring_buffer_commit_event(struct simple_rb_per_cpu *cpu_buffer,
+				const struct simple_rb_reservation *res)
+{
+	WRITE_ONCE(res->meta->entries, res->meta->entries + 1);
+	/* The event and the count that includes it are written before @commit. */
+	smp_store_release(res->commit, res->write);
+	/* Release: our writes are done before the next reserve or a reset. */
+	smp_store_release(&cpu_buffer->status, SIMPLE_RB_READY);
+}
+
+/**
+ * simple_ring_buffer_reserve() - Reserve space for an event
+ * @cpu_buffer:	The ring buffer of the calling CPU.
+ * @length:	Payload size in bytes, at most %SIMPLE_RB_MAX_PAYLOAD.
+ * @timestamp:	Time stamp of the event, in the remote's clock.
+ *
+ * simple_ring_buffer_reserve_event() for a caller that keeps nothing:
+ * simple_ring_buffer_commit() finds it all in @cpu_buffer.
+ *
+ * Return: a pointer to @length bytes of payload, 8-byte aligned, or NULL.
+ */
+static __always_inline void *
+simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer, unsigned long length,
+			   u64 timestamp)
+{
+	struct simple_rb_reservation res;
+
+	return simple_ring_buffer_reserve_event(cpu_buffer, length, timestamp, &res);
+}
+
+/**
  * simple_ring_buffer_commit() - Publish the event reserved last
  * @cpu_buffer:	The ring buffer passed to simple_ring_buffer_reserve().
  *
@@ -186,13 +260,13 @@ simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer, unsigned long l
  */
 static __always_inline void simple_ring_buffer_commit(struct simple_rb_per_cpu *cpu_buffer)
 {
-	struct trace_buffer_meta *meta = cpu_buffer->meta;
+	struct simple_rb_reservation res = {
+		.commit	= cpu_buffer->tail_commit,
+		.write	= cpu_buffer->tail_write,
+		.meta	= cpu_buffer->meta,
+	};
 
-	WRITE_ONCE(meta->entries, meta->entries + 1);
-	/* The event and the count that includes it are written before @commit. */
-	smp_store_release(cpu_buffer->tail_commit, cpu_buffer->tail_write);
-	/* Release: our writes are done before the next reserve or a reset. */
-	smp_store_release(&cpu_buffer->status, SIMPLE_RB_READY);
+	simple_ring_buffer_commit_event(cpu_buffer, &res);
 }
 
 int simple_ring_buffer_swap_reader_page(struct simple_rb_per_cpu *cpu_buffer);

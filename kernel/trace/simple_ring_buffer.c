@@ -117,7 +117,7 @@ static void simple_rb_move_tail(struct simple_rb_per_cpu *cpu_buffer)
 	next->first_entry = meta->entries;
 	WRITE_ONCE(meta->pages_touched, meta->pages_touched + 1);
 	cpu_buffer->tail_commit = &next->page->commit;
-	cpu_buffer->tail_write = 0;
+	cpu_buffer->tail_write = SIMPLE_RB_TAIL_NEW;
 	/* Pairs with the acquire in swap: our reads of tail->next are done. */
 	smp_store_release(&cpu_buffer->tail_page, next);
 }
@@ -175,7 +175,7 @@ void *__simple_ring_buffer_reserve_slow(struct simple_rb_per_cpu *cpu_buffer,
 	if (timestamp < cpu_buffer->write_stamp)
 		timestamp = cpu_buffer->write_stamp;
 
-	if (cpu_buffer->tail_write) {
+	if (cpu_buffer->tail_write != SIMPLE_RB_TAIL_NEW) {
 		delta = timestamp - cpu_buffer->write_stamp;
 		if (delta >= SIMPLE_RB_TS_MAX)
 			size += SIMPLE_RB_TIME_EXTEND;
@@ -183,7 +183,7 @@ void *__simple_ring_buffer_reserve_slow(struct simple_rb_per_cpu *cpu_buffer,
 			simple_rb_move_tail(cpu_buffer);
 	}
 
-	if (!cpu_buffer->tail_write) {
+	if (cpu_buffer->tail_write == SIMPLE_RB_TAIL_NEW) {
 		/*
 		 * First event of the page: the page carries the time stamp. It
 		 * is newer than any other page's, even when the clock stands
@@ -199,6 +199,7 @@ void *__simple_ring_buffer_reserve_slow(struct simple_rb_per_cpu *cpu_buffer,
 		 * new events. Pairs with smp_rmb() in the reader.
 		 */
 		smp_wmb();
+		cpu_buffer->tail_write = 0;
 		delta = 0;
 		size = length + SIMPLE_RB_EVENT_HDR;
 	}
@@ -393,7 +394,7 @@ static void simple_rb_setup_ring(struct simple_rb_per_cpu *cpu_buffer)
 	cpu_buffer->head_prev = &bpages[n - 1];
 	cpu_buffer->tail_page = &bpages[1];
 	cpu_buffer->tail_commit = &bpages[1].page->commit;
-	cpu_buffer->tail_write = 0;
+	cpu_buffer->tail_write = SIMPLE_RB_TAIL_NEW;
 	cpu_buffer->reader_commit = 0;
 	cpu_buffer->write_stamp = 0;
 	cpu_buffer->dropped = 0;

@@ -122,3 +122,38 @@ if [ -f $hyp/set_ftrace_filter ]; then
 	report ftrace funcret
 	report exit ftrace_all
 fi
+
+# The kernel's own tracers on the same work, in the same boot
+# (ktrace_bench.ko): the function tracer and the function graph tracer on
+# one function, and a kernel trace event with the selftest event's payload.
+if [ -f /bench/ktrace_bench.ko ] && insmod /bench/ktrace_bench.ko; then
+	kt=/sys/kernel/tracing
+	kbench() { # 1: the function, 2: the event
+		echo "$1" > /sys/module/ktrace_bench/parameters/run
+		dmesg | sed -n 's/.*ktrace_bench: [a-z]* \([0-9]*\) ns\/call.*/\1/p' | tail -n 1
+	}
+	rm -f /tmp/bench.*
+	echo 8192 > $kt/buffer_size_kb
+	echo ktrace_bench_func > $kt/set_ftrace_filter
+	echo 1 > $kt/tracing_on
+	for run in 1 2 3 4 5; do
+		add kcall off "$(kbench 1)"
+		echo function > $kt/current_tracer
+		add kcall function "$(kbench 1)"
+		echo function_graph > $kt/current_tracer
+		add kcall graph "$(kbench 1)"
+		echo nop > $kt/current_tracer
+		add kevent off "$(kbench 2)"
+		echo 1 > $kt/events/ktrace_bench/enable
+		add kevent on "$(kbench 2)"
+		echo 0 > $kt/events/ktrace_bench/enable
+		echo > $kt/trace
+	done
+	echo > $kt/set_ftrace_filter
+	rmmod ktrace_bench
+	report kcall off
+	report kcall function
+	report kcall graph
+	report kevent off
+	report kevent on
+fi

@@ -434,18 +434,19 @@ int __tracing_enable_event(u64 id, bool enable)
 static __always_inline int hyp_trace_selftest(u64 id)
 {
 	struct remote_event_format_selftest *entry;
+	struct simple_rb_reservation res;
 	struct hyp_trace_cpu *tc;
 
 	if (!READ_ONCE(trace_on) || !READ_ONCE(hyp_trace_events[hyp_event_id_selftest]))
 		return -ENODEV;
 
 	tc = this_cpu_ptr(&hyp_trace_cpu);
-	entry = hyp_trace_reserve(tc, sizeof(*entry));
+	entry = hyp_trace_reserve(tc, sizeof(*entry), &res);
 	if (!entry)
 		return -ENODEV;
 	entry->hdr = REMOTE_EVENT_HDR(hyp_event_id_selftest);
 	entry->id = id;
-	hyp_trace_commit(tc);
+	hyp_trace_commit(tc, &res);
 	return 1;
 }
 

@@ -60,10 +60,10 @@ static __always_inline bool hyp_trace_trap_events_on(void)
  * and takes no retry loop.
  */
 struct hyp_clock {
-	unsigned long	seq;
 	u64		epoch_cyc;
 	s64		mult;
 	u64		epoch_ns;
+	unsigned long	seq;
 };
 
 extern struct hyp_clock hyp_clock;
@@ -112,14 +112,16 @@ static __always_inline u64 hyp_trace_clock(struct hyp_trace_cpu *tc)
 }
 
 /* Inline, as simple_ring_buffer's fast path: no call on an event's way. */
-static __always_inline void *hyp_trace_reserve(struct hyp_trace_cpu *tc, unsigned long length)
+static __always_inline void *hyp_trace_reserve(struct hyp_trace_cpu *tc, unsigned long length,
+					       struct simple_rb_reservation *res)
 {
-	return simple_ring_buffer_reserve(&tc->rb, length, hyp_trace_clock(tc));
+	return simple_ring_buffer_reserve_event(&tc->rb, length, hyp_trace_clock(tc), res);
 }
 
-static __always_inline void hyp_trace_commit(struct hyp_trace_cpu *tc)
+static __always_inline void hyp_trace_commit(struct hyp_trace_cpu *tc,
+					     const struct simple_rb_reservation *res)
 {
-	simple_ring_buffer_commit(&tc->rb);
+	simple_ring_buffer_commit_event(&tc->rb, res);
 }
 
 /* trace_<name>(): one load and a branch (ldr, cbz) while the event is off. */
@@ -127,17 +129,18 @@ static __always_inline void hyp_trace_commit(struct hyp_trace_cpu *tc)
 static __always_inline void trace_##__name(__proto)			\
 {									\
 	struct remote_event_format_##__name *__entry;			\
+	struct simple_rb_reservation __res;				\
 	struct hyp_trace_cpu *__tc;					\
 									\
 	if (!READ_ONCE(hyp_trace_events[hyp_event_id_##__name]))	\
 		return;							\
 	__tc = this_cpu_ptr(&hyp_trace_cpu);				\
-	__entry = hyp_trace_reserve(__tc, sizeof(*__entry));		\
+	__entry = hyp_trace_reserve(__tc, sizeof(*__entry), &__res);	\
 	if (!__entry)							\
 		return;							\
 	__entry->hdr = REMOTE_EVENT_HDR(hyp_event_id_##__name);	\
 	__assign							\
-	hyp_trace_commit(__tc);						\
+	hyp_trace_commit(__tc, &__res);					\
 }
 
 #else
