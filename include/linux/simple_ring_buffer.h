@@ -57,10 +57,8 @@ struct simple_buffer_page {
  *			First: its atomics then need no address computation.
  * @tail_commit:	The commit field of the data page being written,
  *			which the events follow (&@tail_page->page->commit).
- * @tail_write:		Write offset in the data page's events, or
- *			%SIMPLE_RB_TAIL_NEW before its first event: no event
- *			fits there, so the first one takes the slow path,
- *			which stamps the page.
+ * @tail_write:		Write offset in the data page's events; before the
+ *			first, which stamps the page, %SIMPLE_RB_TAIL_NEW.
  * @write_stamp:	Time stamp of the last event written.
  * @meta:		Meta page shared with the reader.
  * @tail_page:		Page being written.
@@ -110,7 +108,7 @@ enum simple_rb_status {
  * as the kernel's ring buffer does.
  */
 #define SIMPLE_RB_DATA_SIZE	(PAGE_SIZE - sizeof(struct simple_buffer_data_page) - 8)
-/* @tail_write of a page without events: more than a page's worth. */
+/* @tail_write of a page without events: no event fits at it. */
 #define SIMPLE_RB_TAIL_NEW	PAGE_SIZE
 /* An event header: type_len:5 | time_delta:27, then array[0] = length. */
 #define SIMPLE_RB_EVENT_HDR	8
@@ -233,13 +231,10 @@ simple_ring_buffer_commit_event(struct simple_rb_per_cpu *cpu_buffer,
 }
 
 /**
- * simple_ring_buffer_reserve() - Reserve space for an event
+ * simple_ring_buffer_reserve() - simple_ring_buffer_reserve_event(), keeping nothing
  * @cpu_buffer:	The ring buffer of the calling CPU.
  * @length:	Payload size in bytes, at most %SIMPLE_RB_MAX_PAYLOAD.
  * @timestamp:	Time stamp of the event, in the remote's clock.
- *
- * simple_ring_buffer_reserve_event() for a caller that keeps nothing:
- * simple_ring_buffer_commit() finds it all in @cpu_buffer.
  *
  * Return: a pointer to @length bytes of payload, 8-byte aligned, or NULL.
  */
@@ -260,11 +255,8 @@ simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer, unsigned long l
  */
 static __always_inline void simple_ring_buffer_commit(struct simple_rb_per_cpu *cpu_buffer)
 {
-	struct simple_rb_reservation res = {
-		.commit	= cpu_buffer->tail_commit,
-		.write	= cpu_buffer->tail_write,
-		.meta	= cpu_buffer->meta,
-	};
+	struct simple_rb_reservation res = { cpu_buffer->tail_commit, cpu_buffer->tail_write,
+					     cpu_buffer->meta };
 
 	simple_ring_buffer_commit_event(cpu_buffer, &res);
 }
