@@ -68,7 +68,11 @@ refused "comes after the file itself" "after $f itself"
 # A diff that no longer applies: the file changed where the stage differs.
 cp "$f" "$tmp/file"
 d=patches/stages/${item##*@}/$f.diff
-ctx=$(sed -n '/^@@/,$p' "$d" | grep -m1 '^ [^[:space:]]' | cut -c2-)
+# A context line found once in the file: changing it must break the diff.
+ctx=$(sed -n '/^@@/,$p' "$d" | grep '^ [^[:space:]]' | cut -c2- |
+	while IFS= read -r l; do
+		[ "$(grep -cxF -- "$l" "$f")" = 1 ] && { printf '%s\n' "$l"; break; }
+	done || true)
 grep -qxF -- "$ctx" "$f" || { echo "FAIL: cannot find a line of $d in $f"; exit 1; }
 python3 - "$f" "$ctx" <<'PY'
 import sys
