@@ -78,7 +78,7 @@ hyp_boot() { # objdir name [ktrace: the kernel's tracers too]
 	rm -rf "$d"
 	mkdir -p "$d/src" "$d/cpio/bench"
 	cp scripts/bench/hyp_bench.c scripts/bench/ktrace_bench.c \
-		scripts/bench/ktrace_bench_trace.h "$d/src/"
+		scripts/bench/ktrace_bench_trace.h scripts/bench/bench_loop.h "$d/src/"
 	printf 'obj-m += hyp_bench.o ktrace_bench.o\nccflags-y += -I$(src)\n' > "$d/src/Kbuild"
 	make -s -C "$SRC" O="$(pwd)/$1" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 		M="$(pwd)/$d/src" modules

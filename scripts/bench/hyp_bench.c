@@ -17,6 +17,8 @@
 #include <linux/timekeeping.h>
 #include <asm/kvm_asm.h>
 
+#include "bench_loop.h"
+
 /* Not "the last one + 1": a hypercall added after it would be that. */
 #define BENCH_HCALL_UNKNOWN	KVM_HOST_SMCCC_ID(0x1000)
 
@@ -30,25 +32,12 @@ module_param(write_event, uint, 0444);
 static u64 one_run(void)
 {
 	struct arm_smccc_res res;
-	u64 t0, t = 0;
 	unsigned int i;
 
-	for (i = 0; i < calls; i++) {
-		if (!(i % 1000)) {
-			if (i)
-				t += ktime_get_ns() - t0;
-			preempt_enable();
-			cond_resched();
-			preempt_disable();
-			t0 = ktime_get_ns();
-		}
-		if (write_event)
-			arm_smccc_1_1_hvc(KVM_HOST_SMCCC_FUNC(__tracing_write_event), i, &res);
-		else
-			arm_smccc_1_1_hvc(BENCH_HCALL_UNKNOWN, &res);
-	}
-	t += ktime_get_ns() - t0;
-	return t;
+	if (write_event)
+		return BENCH_TIME_CALLS(calls, i,
+			arm_smccc_1_1_hvc(KVM_HOST_SMCCC_FUNC(__tracing_write_event), i, &res));
+	return BENCH_TIME_CALLS(calls, i, arm_smccc_1_1_hvc(BENCH_HCALL_UNKNOWN, &res));
 }
 
 static int __init hyp_bench_init(void)

@@ -14,6 +14,8 @@
 #include <linux/preempt.h>
 #include <linux/timekeeping.h>
 
+#include "bench_loop.h"
+
 #define CREATE_TRACE_POINTS
 #include "ktrace_bench_trace.h"
 
@@ -28,24 +30,11 @@ static noinline void ktrace_bench_func(u64 id)
 
 static u64 one_run(bool event)
 {
-	u64 t0 = 0, t = 0;
 	unsigned int i;
 
-	for (i = 0; i < calls; i++) {
-		if (!(i % 1000)) {
-			if (i)
-				t += ktime_get_ns() - t0;
-			preempt_enable();
-			cond_resched();
-			preempt_disable();
-			t0 = ktime_get_ns();
-		}
-		if (event)
-			trace_ktrace_bench(i);
-		else
-			ktrace_bench_func(i);
-	}
-	return t + ktime_get_ns() - t0;
+	if (event)
+		return BENCH_TIME_CALLS(calls, i, trace_ktrace_bench(i));
+	return BENCH_TIME_CALLS(calls, i, ktrace_bench_func(i));
 }
 
 static int run_set(const char *val, const struct kernel_param *kp)
