@@ -141,9 +141,14 @@ DURATION	?= 60
 stress: all
 	@STRESS=1 DURATION=$(DURATION) scripts/check.sh
 
+LLVM_BENCH	?= 1
+export LLVM_BENCH
 bench: all
 	@$(MAKE) --no-print-directory NOTRACE=1 all
 	@$(MAKE) --no-print-directory NOFTRACE=1 all
+ifeq ($(LLVM_BENCH),1)
+	@$(MAKE) --no-print-directory LLVM=1 all
+endif
 	@scripts/bench.sh
 
 series: assemble
@@ -208,6 +213,7 @@ help:
 	@echo '                     (scripts/configs/android.config: kCFI, shadow call stack,'
 	@echo '                     PAC, BTI, ThinLTO, KASLR) into build/obj-llvm'
 	@echo '  LLVM_CHECK=0       make check without the LLVM=1 kernel and its tests'
+	@echo '  LLVM_BENCH=0       make bench without the LLVM=1 kernel'"'"'s rows'
 	@echo '  NOTRACE=1          build with hypervisor tracing compiled out into'
 	@echo '                     build/obj-notrace (make bench does it)'
 	@echo '  NOFTRACE=1         build without hypervisor function tracing into'

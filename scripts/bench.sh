@@ -80,7 +80,8 @@ hyp_boot() { # objdir name [ktrace: the kernel's tracers too]
 	cp scripts/bench/hyp_bench.c scripts/bench/ktrace_bench.c \
 		scripts/bench/ktrace_bench_trace.h scripts/bench/bench_loop.h "$d/src/"
 	printf 'obj-m += hyp_bench.o ktrace_bench.o\nccflags-y += -I$(src)\n' > "$d/src/Kbuild"
-	make -s -C "$SRC" O="$(pwd)/$1" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+	case $1 in *-llvm) llvm="LLVM=${KLLVM:--19}" ;; *) llvm= ;; esac
+	make -s -C "$SRC" O="$(pwd)/$1" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- $llvm \
 		M="$(pwd)/$d/src" modules
 	cp "$d/src/hyp_bench.ko" "$d/cpio/bench/"
 	[ "${3:-}" = ktrace ] && cp "$d/src/ktrace_bench.ko" "$d/cpio/bench/"
@@ -99,10 +100,21 @@ hyp_boot build/obj-notrace notrace
 echo "== hypervisor tracing overhead ($MODE mode, $how): function tracing compiled out"
 hyp_boot build/obj-noftrace noftrace
 sed -i 's/^\(BENCH [a-z]* \)\([a-z]*\)/\1nof_\2/' build/bench/noftrace/out
+# The same with the kernel built as Android builds it (make LLVM=1: Clang,
+# LLD, kCFI, SCS, PAC, BTI, ThinLTO), tracing compiled in: its rows are
+# BENCHL. LLVM_BENCH=0 leaves it out.
+: > build/bench/llvm.out
+if [ "${LLVM_BENCH:-1}" = 1 ]; then
+	echo "== hypervisor tracing overhead ($MODE mode, $how): the LLVM=1 kernel"
+	hyp_boot build/obj-llvm llvm ktrace
+	sed 's/^BENCH /BENCHL /' build/bench/llvm/out > build/bench/llvm.out
+fi
 cat build/bench/rb.out build/bench/latency.out build/bench/latency1.out \
-	build/bench/traced/out build/bench/notrace/out build/bench/noftrace/out |
+	build/bench/traced/out build/bench/notrace/out build/bench/noftrace/out \
+	build/bench/llvm.out |
 	tr -d '\r' | awk -v unit="$unit" -v mode="$MODE" '
 	$1 == "BENCH" { best[$2 "," $3] = $4; med[$2 "," $3] = $5 }
+	$1 == "BENCHL" { lbest[$2 "," $3] = $4 }
 	/rb_bench: .* ratio/ && /best:/ { sub(/.*ratio /, ""); ratio_clock = $1 }
 	/rb_bench: .*writers alone/ { sub(/.*ratio /, ""); ratio_writer = $1 }
 	/rb_bench: writer swap, [0-9]+ pages:/ {
@@ -195,6 +207,24 @@ cat build/bench/rb.out build/bench/latency.out build/bench/latency1.out \
 			     best["kcall,graph"] - best["kcall,off"])
 			side("one event, u64 payload: EL2 event / kernel trace event", ev,
 			     best["kevent,on"] - best["kevent,off"])
+		}
+		if ("event,on" in lbest) {
+			print "== the LLVM=1 kernel (Clang, kCFI, SCS, PAC, BTI, ThinLTO), same rows (instructions)"
+			printf "  host hypercall loop: disabled %d, enabled %d; guest exit loop: disabled %d, enabled %d (%s)\n",
+				lbest["hcall,disabled"], lbest["hcall,enabled"], lbest["exit,disabled"],
+				lbest["exit,enabled"], pct(lbest["exit,enabled"], lbest["exit,disabled"])
+			lev = lbest["event,on"] - lbest["event,off"]
+			lfe = lbest["ftrace,func"] - lbest["ftrace,off"]
+			lfr = lbest["ftrace,funcret"] - lbest["ftrace,off"]
+			target("one enabled hypervisor event", lev, "<= 40", lev <= 40)
+			target("one traced hypervisor function entry (func)", lfe, "<= 50", lfe <= 50)
+			target("one traced hypervisor function, entry and return", lfr, "<= 120", lfr <= 120)
+			side("one traced function, entry: func / function tracer", lfe,
+			     lbest["kcall,function"] - lbest["kcall,off"])
+			side("entry and return: func + func_ret / function_graph", lfr,
+			     lbest["kcall,graph"] - lbest["kcall,off"])
+			side("one event, u64 payload: EL2 event / kernel trace event", lev,
+			     lbest["kevent,on"] - lbest["kevent,off"])
 		}
 		print "== reader costs, 3 pages per CPU / 4 MiB per CPU (instructions; same within 10 %)"
 		flat("writer swap after the ring was overwritten 1.5 times", swap["3,lap"], swap["1025,lap"])
