@@ -55,11 +55,11 @@ struct simple_buffer_page {
  * @status:		SIMPLE_RB_* state; reserve takes it from READY to
  *			WRITING, so a nested or concurrent reserve fails.
  *			First: its atomics then need no address computation.
- * @tail_commit:	The commit field of the data page being written,
- *			which the events follow (&@tail_page->page->commit).
  * @tail_write:		Write offset in the data page's events; before the
  *			first, which stamps the page, %SIMPLE_RB_TAIL_NEW.
  * @write_stamp:	Time stamp of the last event written.
+ * @tail_commit:	The commit field of the data page being written,
+ *			which the events follow (&@tail_page->page->commit).
  * @meta:		Meta page shared with the reader.
  * @tail_page:		Page being written.
  * @reader_page:	Page handed to the reader, outside the ring.
@@ -77,9 +77,9 @@ struct simple_buffer_page {
  */
 struct simple_rb_per_cpu {
 	int				status;
-	unsigned long			*tail_commit;
 	unsigned long			tail_write;
 	u64				write_stamp;
+	unsigned long			*tail_commit;
 	struct trace_buffer_meta	*meta;
 	struct simple_buffer_page	*tail_page;
 	struct simple_buffer_page	*reader_page;
