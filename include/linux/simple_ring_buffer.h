@@ -192,7 +192,7 @@ simple_ring_buffer_reserve_event(struct simple_rb_per_cpu *cpu_buffer, unsigned 
 	}
 
 	res->meta = meta;
-	/* The data page's events follow its commit field. */
+	/* The data page's events come after its commit field. */
 	event = (struct ring_buffer_event *)((u8 *)commit + write);
 	event = (void *)event + offsetof(struct simple_buffer_data_page, data) -
 		offsetof(struct simple_buffer_data_page, commit);
@@ -236,6 +236,8 @@ simple_ring_buffer_commit_event(struct simple_rb_per_cpu *cpu_buffer,
  * @length:	Payload size in bytes, at most %SIMPLE_RB_MAX_PAYLOAD.
  * @timestamp:	Time stamp of the event, in the remote's clock.
  *
+ * Followed by simple_ring_buffer_commit() on success.
+ *
  * Return: a pointer to @length bytes of payload, 8-byte aligned, or NULL.
  */
 static __always_inline void *
@@ -255,8 +257,10 @@ simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer, unsigned long l
  */
 static __always_inline void simple_ring_buffer_commit(struct simple_rb_per_cpu *cpu_buffer)
 {
-	struct simple_rb_reservation res = { cpu_buffer->tail_commit, cpu_buffer->tail_write,
-					     cpu_buffer->meta };
+	struct simple_rb_reservation res = {
+		.commit = cpu_buffer->tail_commit, .write = cpu_buffer->tail_write,
+		.meta = cpu_buffer->meta,
+	};
 
 	simple_ring_buffer_commit_event(cpu_buffer, &res);
 }

@@ -133,7 +133,7 @@ static void simple_rb_write_time_extend(void *at, u64 delta)
 
 /**
  * __simple_ring_buffer_refuse() - Out of line part of a refused reserve
- * @cpu_buffer:	The ring buffer passed to simple_ring_buffer_reserve().
+ * @cpu_buffer:	The ring buffer passed to simple_ring_buffer_reserve_event().
  * @status:	The status its cmpxchg found.
  *
  * Counts the event as lost if a writer was busy, or if the payload was too
@@ -153,7 +153,7 @@ EXPORT_SYMBOL_GPL(__simple_ring_buffer_refuse);
 
 /**
  * __simple_ring_buffer_reserve_slow() - Out of line part of a reserve
- * @cpu_buffer:	The ring buffer passed to simple_ring_buffer_reserve(),
+ * @cpu_buffer:	The ring buffer passed to simple_ring_buffer_reserve_event(),
  *		taken by it (WRITING).
  * @length:	Payload size, rounded up to 8 bytes.
  * @timestamp:	Time stamp, which may be before the previous event's.

@@ -437,6 +437,42 @@ static int test_init_errors(void)
  * When an event's commit becomes visible, meta->entries already counts it:
  * a reader that has read it never finds more events read than written.
  */
+/*
+ * What reserve_event() hands commit_event() is the writer's own state, on
+ * the fast path and on the slow one (new page, time extend).
+ */
+static int test_reservation(void)
+{
+	struct buf *b = buf_new(8);
+	struct simple_rb_reservation res;
+	u64 i, ts = 1, *p;
+	u8 *end;
+	int n;
+
+	for (i = 1; i <= 3 * PER_PAGE; i++) {
+		ts += i % 7 ? 1 : 1ULL << 27;
+		p = simple_ring_buffer_reserve_event(&b->cpu_buffer, sizeof(*p), ts, &res);
+		CHECK(p, "reserve %llu failed", (unsigned long long)i);
+		end = (u8 *)res.commit - offsetof(struct simple_buffer_data_page, commit) +
+		      offsetof(struct simple_buffer_data_page, data) + res.write;
+		CHECK(res.commit == b->cpu_buffer.tail_commit &&
+		      res.write == b->cpu_buffer.tail_write &&
+		      res.meta == b->cpu_buffer.meta && (u8 *)(p + 1) == end,
+		      "event %llu: the reservation is not the writer's state",
+		      (unsigned long long)i);
+		*p = i;
+		simple_ring_buffer_commit_event(&b->cpu_buffer, &res);
+		CHECK(*res.commit == res.write, "event %llu: commit %lu, want %lu",
+		      (unsigned long long)i, *res.commit, res.write);
+	}
+	n = srb_consume(&b->reader, events, MAX_EVENTS);
+	CHECK(n >= 0, "read: %s", b->reader.error);
+	if (check_ids(n, 1, 3 * PER_PAGE))
+		return -1;
+	buf_free(b);
+	return 0;
+}
+
 static struct buf *published_buf;
 static u64 published_want;
 static u64 published_bad;
@@ -555,6 +591,7 @@ static const struct {
 	{ "disabled-and-limits", test_disabled_and_limits },
 	{ "init-errors-roll-back", test_init_errors },
 	{ "entries-published-with-event", test_entries_published },
+	{ "reservation-is-writer-state", test_reservation },
 	{ "swap-races-writer-3-pages", test_race_small },
 	{ "swap-races-writer-32-pages", test_race_big },
 };

@@ -99,15 +99,14 @@ static __always_inline u64 hyp_trace_clock_conv(u64 cycles, const struct hyp_clo
 /*
  * Now, in the host's boot clock, as of its last update. The copy is read
  * before its sequence is checked, all at once; out of line when the host
- * changed the conversion since. The sequence read here orders nothing (the
- * refresh reads it again, with acquire): a plain load, which READ_ONCE()
- * is not under LTO on arm64.
+ * changed the conversion since.
  */
 static __always_inline u64 hyp_trace_clock(struct hyp_trace_cpu *tc)
 {
 	struct hyp_clock conv = tc->clock;
 	u64 cycles = hyp_trace_read_counter();
 
+	/* A hint, re-read with acquire by the refresh: plain, not an LTO ldar. */
 	if (unlikely(data_race(hyp_clock.seq) != conv.seq))
 		return hyp_trace_clock_refresh(tc);
 	return hyp_trace_clock_conv(cycles, &conv);
