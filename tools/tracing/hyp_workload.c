@@ -13,7 +13,9 @@
  * wakes the halted vCPU with a signal), then one MMIO store, which is the
  * only exit that reaches this program. With tracing on, every vCPU thus
  * leaves the guest ROUNDS * (HVCS + SYSREGS + WFIS + 1) times in these four
- * ways, plus whatever interrupts and first-touch faults happen.
+ * ways, plus whatever interrupts and first-touch faults happen, except that
+ * a WFI traps only if it would wait: one that finds a wake-up event already
+ * pending (an interrupt for the host) completes in the guest.
  *
  * The guest needs no memory but its code: it runs with the MMU off, counts
  * in x4-x6 (SMCCC calls preserve x4-x17) and stores to an address no
