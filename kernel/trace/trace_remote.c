@@ -21,6 +21,7 @@
 #include <linux/rwsem.h>
 #include <linux/sched/signal.h>
 #include <linux/security.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/splice.h>
 #include <linux/tracefs.h>
@@ -204,7 +205,7 @@ struct trace_remote_reader {
 	int				cpu;
 	bool				consuming;
 	bool				raw;		/* trace_pipe_raw */
-	bool				holds_buffer;	/* both locks to change */
+	bool				holds_buffer;	/* from open to release */
 	struct mutex			lock;		/* users of this open file */
 	struct ring_buffer_iter		**iters;	/* non-consuming, by CPU */
 	struct trace_seq		seq;
@@ -324,129 +325,43 @@ static int trace_remote_hold(struct trace_remote_reader *reader)
 	return 0;
 }
 
-static void __trace_remote_release_buffer(struct trace_remote_reader *reader)
+static void trace_remote_release_buffer(struct trace_remote_reader *reader)
 {
 	struct trace_remote *remote = reader->remote;
 
-	lockdep_assert_held(&remote->lock);
-	if (reader->consuming && reader->holds_buffer)
+	guard(mutex)(&remote->lock);
+	if (!reader->holds_buffer)
+		return;
+	if (reader->consuming)
 		WRITE_ONCE(remote->nr_readers, remote->nr_readers - 1);
-	if (reader->holds_buffer)
-		remote->nr_users--;
+	remote->nr_users--;
 	reader->holds_buffer = false;
 	trace_remote_try_unload(remote);
 }
 
-static void trace_remote_release_buffer(struct trace_remote_reader *reader)
-{
-	guard(mutex)(&reader->remote->lock);
-	__trace_remote_release_buffer(reader);
-}
-
-/* A user of a reader about to sleep in trace_remote_wait(). */
-struct trace_remote_waiter {
-	struct list_head		list;		/* on remote->waiters */
-	struct task_struct		*task;
-	struct trace_remote_reader	*reader;
-};
-
-static void trace_remote_del_waiter(struct trace_remote_waiter *w)
-{
-	struct trace_remote *remote = w->reader->remote;
-
-	spin_lock(&remote->waiters_lock);
-	list_del(&w->list);
-	WRITE_ONCE(remote->waiters_seq, remote->waiters_seq + 1);
-	spin_unlock(&remote->waiters_lock);
-	wake_up_all(&remote->waiters_wait);
-}
-
 /*
- * A text reader killed while it waits lets the buffer go at once, unless
- * another user of the same open file waits too; a later read takes it again.
- */
-static bool trace_remote_drop_killed(struct trace_remote_waiter *w)
-{
-	struct trace_remote_reader *reader = w->reader;
-	struct trace_remote *remote = reader->remote;
-	struct trace_remote_waiter *other;
-	bool alone = true;
-
-	if (reader->raw || !fatal_signal_pending(current))
-		return false;
-	if (mutex_lock_killable(&reader->lock))
-		return false;
-	spin_lock(&remote->waiters_lock);
-	list_for_each_entry(other, &remote->waiters, list)
-		alone &= other == w || other->reader != reader;
-	spin_unlock(&remote->waiters_lock);
-	if (alone) {
-		guard(mutex)(&remote->lock);
-		__trace_remote_release_buffer(reader);
-	}
-	mutex_unlock(&reader->lock);
-	return alone;
-}
-
-/*
- * Whoever reports or changes the buffer's state waits (a second at most)
- * for the killed readers to let it go: right after kill(), the state is
- * what the kill implies.
- */
-static void trace_remote_wait_killed(struct trace_remote *remote)
-{
-	struct trace_remote_waiter *w;
-	unsigned long seq;
-	bool killed;
-	int tries = 10;
-
-	lockdep_assert_held(&remote->lock);
-	while (tries--) {
-		killed = false;
-		spin_lock(&remote->waiters_lock);
-		list_for_each_entry(w, &remote->waiters, list)
-			killed |= !w->reader->raw && w->reader->holds_buffer &&
-				  fatal_signal_pending(w->task);
-		seq = remote->waiters_seq;
-		spin_unlock(&remote->waiters_lock);
-		if (!killed)
-			return;
-		mutex_unlock(&remote->lock);
-		wait_event_timeout(remote->waiters_wait, READ_ONCE(remote->waiters_seq) != seq,
-				   HZ / 10);
-		mutex_lock(&remote->lock);
-	}
-}
-
-/*
- * Called with reader->lock held, which it drops: sleep until there is something
- * to read, the remote goes or a signal comes; one poll interval if there is
- * data the writer did not hand over yet. Returns 0 with the lock held again.
+ * Called with reader->lock held, which it drops: sleep until there is
+ * something to read, the remote goes or a signal comes, or for one poll
+ * interval if the buffer has events the writer did not hand over yet.
+ * Returns 0 with the lock held again.
  */
 static int trace_remote_wait(struct trace_remote_reader *reader, struct kiocb *iocb)
 {
 	struct trace_remote *remote = reader->remote;
-	struct trace_remote_waiter w = { .task = current, .reader = reader };
 	bool ready;
 	int ret;
 
 	lockdep_assert_held(&reader->lock);
-	if ((iocb->ki_filp->f_flags & O_NONBLOCK) || (iocb->ki_flags & IOCB_NOWAIT)) {
-		mutex_unlock(&reader->lock);
-		return -EAGAIN;
-	}
 	ready = trace_remote_reader_ready(reader);
-	/* The reader keeps its buffer until the waiter leaves: see drop_killed. */
-	spin_lock(&remote->waiters_lock);
-	list_add(&w.list, &remote->waiters);
-	spin_unlock(&remote->waiters_lock);
 	mutex_unlock(&reader->lock);
+	if ((iocb->ki_filp->f_flags & O_NONBLOCK) || (iocb->ki_flags & IOCB_NOWAIT))
+		return -EAGAIN;
 
 	if (ready) {
 		unsigned int ms = trace_remote_poll_ms();
 		ktime_t t = ms_to_ktime(ms);
 
-		/* Slack as the poll's: each try may ask the remote for pages. */
+		/* The poll's slack: each try may ask the remote for pages. */
 		set_current_state(TASK_INTERRUPTIBLE);
 		schedule_hrtimeout_range(&t, (u64)ms * NSEC_PER_MSEC / 10, HRTIMER_MODE_REL);
 		ret = signal_pending(current) ? -ERESTARTSYS : 0;
@@ -454,28 +369,19 @@ static int trace_remote_wait(struct trace_remote_reader *reader, struct kiocb *i
 		ret = wait_event_interruptible(remote->wait, trace_remote_is_gone(remote) ||
 					       trace_remote_reader_ready(reader));
 	}
-	if (trace_remote_drop_killed(&w))
-		ret = -ERESTARTSYS;
-	trace_remote_del_waiter(&w);
+	/*
+	 * A killed reader, the only user of its file, lets the buffer go on
+	 * its way out rather than after its exit has torn down its memory.
+	 * The pages of trace_pipe_raw belong to the buffer: not before close.
+	 */
+	if (ret && fatal_signal_pending(current) && !reader->raw &&
+	    file_count(iocb->ki_filp) == 1) {
+		guard(mutex)(&reader->lock);
+		trace_remote_release_buffer(reader);
+	}
 	if (ret)
 		return ret;
 	return mutex_lock_interruptible(&reader->lock) ? -ERESTARTSYS : 0;
-}
-
-/* A consuming reader whose buffer a killed user let go takes it again. */
-static int trace_remote_rehold(struct trace_remote_reader *reader)
-{
-	struct trace_remote *remote = reader->remote;
-	int ret;
-
-	lockdep_assert_held(&reader->lock);
-	if (fatal_signal_pending(current))
-		return -ERESTARTSYS;
-	scoped_guard(mutex, &remote->lock)
-		ret = trace_remote_hold(reader);
-	if (!ret)
-		queue_work(system_wq, &remote->poll_work);
-	return ret;
 }
 
 static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
@@ -501,13 +407,8 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			break;
 
 		ret = 0;
-		if (!reader->holds_buffer) {
-			if (!reader->consuming)
-				goto unlock;
-			ret = trace_remote_rehold(reader);
-			if (ret)
-				goto unlock;
-		}
+		if (!reader->holds_buffer)
+			goto unlock;
 
 		if (reader->consuming)
 			trace_remote_access_lock(remote, reader->cpu);
@@ -550,7 +451,6 @@ static __poll_t trace_remote_poll_read(struct file *filp, struct poll_table_stru
 	if (!mutex_trylock(&reader->lock))
 		return EPOLLIN | EPOLLRDNORM;
 	if (trace_seq_used(&reader->seq) > reader->pos ||
-	    (!reader->holds_buffer && reader->consuming) ||
 	    (reader->holds_buffer && !trace_remote_empty(remote, reader->cpu)))
 		mask = EPOLLIN | EPOLLRDNORM;
 	if (reader->raw) {
@@ -633,16 +533,24 @@ void trace_remote_put(struct trace_remote *remote)
 	module_put(owner);
 }
 
-/* open and release of the files that are not readers. */
-int trace_remote_file_open(struct inode *inode, struct file *filp)
+/* The control files: seq_file, with a reference on the remote. */
+int trace_remote_single_open(struct inode *inode, struct file *filp,
+			     int (*show)(struct seq_file *m, void *v))
 {
 	struct trace_remote *remote = trace_remote_get(inode);
+	int ret;
 
-	return PTR_ERR_OR_ZERO(remote);
+	if (IS_ERR(remote))
+		return PTR_ERR(remote);
+	ret = single_open(filp, show, remote);
+	if (ret)
+		trace_remote_put(remote);
+	return ret;
 }
 
-int trace_remote_file_release(struct inode *inode, struct file *filp)
+int trace_remote_single_release(struct inode *inode, struct file *filp)
 {
+	single_release(inode, filp);
 	trace_remote_put(inode->i_private);
 	return 0;
 }
@@ -944,31 +852,15 @@ static const struct file_operations trace_remote_raw_fops = {
 	.release	= trace_remote_raw_release,
 };
 
-/* Small text files */
+/* The control files */
 
-ssize_t trace_remote_read_text(char __user *ubuf, size_t cnt, loff_t *ppos, const char *fmt, ...)
+static int tracing_on_show(struct seq_file *m, void *v)
 {
-	char buf[128];
-	va_list args;
-	int len;
+	struct trace_remote *remote = m->private;
 
-	va_start(args, fmt);
-	len = vscnprintf(buf, sizeof(buf), fmt, args);
-	va_end(args);
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
-}
-
-static ssize_t tracing_on_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
-{
-	struct trace_remote *remote = trace_remote_of(filp);
-	bool on;
-
-	scoped_guard(mutex, &remote->lock) {
-		if (remote->gone)
-			return -ENODEV;
-		on = remote->tracing_on;
-	}
-	return trace_remote_read_text(ubuf, cnt, ppos, "%d\n", on);
+	scoped_cond_guard(trace_remote_live, return -ENODEV, remote)
+		seq_printf(m, "%d\n", remote->tracing_on);
+	return 0;
 }
 
 /* Turn tracing on (loading the buffer) or off (unloading it if unused). */
@@ -1012,77 +904,54 @@ static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf, size
 	if (ret)
 		return ret;
 
-	guard(mutex)(&remote->lock);
-	if (remote->gone)
-		return -ENODEV;
-	ret = trace_remote_set_tracing(remote, !!val);
-	return ret ? ret : cnt;
+	scoped_cond_guard(trace_remote_live, return -ENODEV, remote)
+		ret = trace_remote_set_tracing(remote, !!val);
+	return ret ?: cnt;
 }
+
+DEFINE_TRACE_REMOTE_FILE(tracing_on, tracing_on_write);
 
 /*
  * The writer's counters, as the kernel's own stats file; once unloaded, those
  * of the released buffer, until the next load or reset.
  */
-static ssize_t stats_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+static int stats_show(struct seq_file *m, void *v)
 {
-	struct trace_remote *remote = trace_remote_of(filp);
-	int cpu = tracing_get_cpu(file_inode(filp));
-	unsigned long entries = 0, overrun = 0, read = 0;
+	struct trace_remote *remote = m->private;
+	int cpu = tracing_get_cpu(file_inode(m->file));
+	unsigned long entries = 0, overrun, read;
 
-	scoped_guard(mutex, &remote->lock) {
+	scoped_cond_guard(trace_remote_live, return -ENODEV, remote) {
 		struct trace_buffer *buffer = remote->trace_buffer;
 
-		if (remote->gone)
-			return -ENODEV;
-		if (!trace_remote_loaded(remote)) {
+		if (!buffer) {
 			overrun = remote->cpus[cpu].released_overrun;
 			read = remote->cpus[cpu].released_read;
-			break;
-		}
-		if (!cpumask_test_cpu(cpu, &remote->buffer_cpus))
+		} else if (cpumask_test_cpu(cpu, &remote->buffer_cpus)) {
+			ring_buffer_poll_remote(buffer, cpu);
+			entries = ring_buffer_entries_cpu(buffer, cpu);
+			overrun = ring_buffer_overrun_cpu(buffer, cpu);
+			read = ring_buffer_read_events_cpu(buffer, cpu);
+		} else {
 			return -ENODEV;
-		ring_buffer_poll_remote(buffer, cpu);
-		entries = ring_buffer_entries_cpu(buffer, cpu);
-		overrun = ring_buffer_overrun_cpu(buffer, cpu);
-		read = ring_buffer_read_events_cpu(buffer, cpu);
+		}
 	}
 	/* The writer commits what it reserves: no commit overrun. */
-	return trace_remote_read_text(ubuf, cnt, ppos,
-				      "entries: %lu\noverrun: %lu\ncommit overrun: 0\nread events: %lu\n",
-				      entries, overrun, read);
+	seq_printf(m, "entries: %lu\noverrun: %lu\ncommit overrun: 0\nread events: %lu\n",
+		   entries, overrun, read);
+	return 0;
 }
 
-static const struct file_operations stats_fops = {
-	.open		= trace_remote_file_open,
-	.read		= stats_read,
-	.llseek		= default_llseek,
-	.release	= trace_remote_file_release,
-};
+DEFINE_TRACE_REMOTE_FILE(stats, NULL);
 
-static const struct file_operations tracing_on_fops = {
-	.open		= trace_remote_file_open,
-	.read		= tracing_on_read,
-	.write		= tracing_on_write,
-	.llseek		= default_llseek,
-	.release	= trace_remote_file_release,
-};
-
-static ssize_t buffer_size_kb_read(struct file *filp, char __user *ubuf, size_t cnt,
-				   loff_t *ppos)
+static int buffer_size_kb_show(struct seq_file *m, void *v)
 {
-	struct trace_remote *remote = trace_remote_of(filp);
-	unsigned long kb;
-	bool loaded;
+	struct trace_remote *remote = m->private;
 
-	scoped_guard(mutex, &remote->lock) {
-		trace_remote_wait_killed(remote);
-		if (remote->gone)
-			return -ENODEV;
-		kb = remote->trace_buffer_size >> 10;
-		loaded = trace_remote_loaded(remote);
-	}
-	return trace_remote_read_text(ubuf, cnt, ppos, "%lu (%s)\n", kb,
-				      loaded ? "loaded" : "unloaded");
+	scoped_cond_guard(trace_remote_live, return -ENODEV, remote)
+		seq_printf(m, "%lu (%s)\n", remote->trace_buffer_size >> 10,
+			   trace_remote_loaded(remote) ? "loaded" : "unloaded");
+	return 0;
 }
 
 /* Can a buffer of @kb KiB per CPU be allocated? */
@@ -1111,29 +980,22 @@ static ssize_t buffer_size_kb_write(struct file *filp, const char __user *ubuf, 
 	if (ret)
 		return ret;
 
-	guard(mutex)(&remote->lock);
-	trace_remote_wait_killed(remote);
-	if (remote->gone)
-		return -ENODEV;
-	if (trace_remote_loaded(remote))
-		return -EBUSY;
-	remote->trace_buffer_size = val << 10;
+	scoped_cond_guard(trace_remote_live, return -ENODEV, remote) {
+		if (trace_remote_loaded(remote))
+			return -EBUSY;
+		remote->trace_buffer_size = val << 10;
+	}
 	return cnt;
 }
 
-static const struct file_operations buffer_size_kb_fops = {
-	.open		= trace_remote_file_open,
-	.read		= buffer_size_kb_read,
-	.write		= buffer_size_kb_write,
-	.llseek		= default_llseek,
-	.release	= trace_remote_file_release,
-};
+DEFINE_TRACE_REMOTE_FILE(buffer_size_kb, buffer_size_kb_write);
 
-static ssize_t trace_clock_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+static int trace_clock_show(struct seq_file *m, void *v)
 {
-	if (trace_remote_is_gone(trace_remote_of(filp)))
+	if (trace_remote_is_gone(m->private))
 		return -ENODEV;
-	return trace_remote_read_text(ubuf, cnt, ppos, "[boot]\n");
+	seq_puts(m, "[boot]\n");
+	return 0;
 }
 
 /* The only clock: writing its name is accepted. */
@@ -1155,13 +1017,7 @@ static ssize_t trace_clock_write(struct file *filp, const char __user *ubuf, siz
 	return cnt;
 }
 
-static const struct file_operations trace_clock_fops = {
-	.open		= trace_remote_file_open,
-	.read		= trace_clock_read,
-	.write		= trace_clock_write,
-	.llseek		= default_llseek,
-	.release	= trace_remote_file_release,
-};
+DEFINE_TRACE_REMOTE_FILE(trace_clock, trace_clock_write);
 
 /* The files of @remote in @top: remotes/<name>/, or its view at the root. */
 int trace_remote_create_files(struct trace_remote *remote, struct dentry *top)
@@ -1295,9 +1151,6 @@ int __trace_remote_register(struct module *owner, const char *name,
 	init_rwsem(&remote->access_lock);
 	mutex_init(&remote->lock);
 	init_waitqueue_head(&remote->wait);
-	spin_lock_init(&remote->waiters_lock);
-	INIT_LIST_HEAD(&remote->waiters);
-	init_waitqueue_head(&remote->waiters_wait);
 	trace_remote_poll_init(remote);
 
 	mutex_lock(&trace_remotes_lock);

@@ -88,14 +88,6 @@ void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
 	trace_seq_putc(s, '\n');
 }
 
-/* For the seq_file files: single_release(), then drop the reference. */
-static int trace_remote_single_release(struct inode *inode, struct file *filp)
-{
-	single_release(inode, filp);
-	trace_remote_put(inode->i_private);
-	return 0;
-}
-
 int trace_remote_enable_event(struct trace_remote *remote, struct remote_event *re,
 			      bool enable)
 {
@@ -110,52 +102,32 @@ int trace_remote_enable_event(struct trace_remote *remote, struct remote_event *
 	return ret;
 }
 
-/* An event's files are in a directory named after it. */
-static struct remote_event *trace_remote_event_at(struct trace_remote *remote,
-						  struct dentry *dir)
+/*
+ * An event's files are in a directory named after it, which exists only
+ * for an event of the remote.
+ */
+static struct remote_event *trace_remote_event_of(const struct file *filp)
 {
-	const char *name = dir->d_name.name;
+	struct trace_remote *remote = trace_remote_of(filp);
+	struct dentry *dir = filp->f_path.dentry->d_parent;
 	size_t i;
 
 	if (!strcmp(dir->d_parent->d_name.name, "ftrace") && strcmp(remote->name, "ftrace"))
 		return &remote->ftrace_event;
 	for (i = 0; i < remote->nr_events; i++) {
-		if (!strcmp(remote->events[i].name, name))
+		if (!strcmp(remote->events[i].name, dir->d_name.name))
 			return &remote->events[i];
 	}
 	return NULL;
 }
 
-static int event_file_open(struct inode *inode, struct file *filp)
+static int event_enable_show(struct seq_file *m, void *v)
 {
-	struct trace_remote *remote = trace_remote_get(inode);
+	struct remote_event *re = trace_remote_event_of(m->file);
 
-	if (IS_ERR(remote))
-		return PTR_ERR(remote);
-	filp->private_data = trace_remote_event_at(remote, filp->f_path.dentry->d_parent);
-	if (!filp->private_data) {
-		trace_remote_put(remote);
-		return -ENODEV;
-	}
+	scoped_cond_guard(trace_remote_live, return -ENODEV, m->private)
+		seq_printf(m, "%d\n", re->enabled);
 	return 0;
-}
-
-static struct remote_event *trace_remote_event_of(struct file *filp)
-{
-	return filp->private_data;
-}
-
-static ssize_t event_enable_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
-{
-	struct trace_remote *remote = trace_remote_of(filp);
-	bool on;
-
-	scoped_guard(mutex, &remote->lock) {
-		if (remote->gone)
-			return -ENODEV;
-		on = trace_remote_event_of(filp)->enabled;
-	}
-	return trace_remote_read_text(ubuf, cnt, ppos, "%d\n", on);
 }
 
 static ssize_t event_enable_write(struct file *filp, const char __user *ubuf, size_t cnt,
@@ -169,39 +141,28 @@ static ssize_t event_enable_write(struct file *filp, const char __user *ubuf, si
 	if (ret)
 		return ret;
 
-	guard(mutex)(&remote->lock);
-	if (remote->gone)
-		return -ENODEV;
-	ret = trace_remote_enable_event(remote, trace_remote_event_of(filp), val);
+	scoped_cond_guard(trace_remote_live, return -ENODEV, remote)
+		ret = trace_remote_enable_event(remote, trace_remote_event_of(filp), val);
 	return ret ?: cnt;
 }
 
-static const struct file_operations event_enable_fops = {
-	.open		= event_file_open,
-	.read		= event_enable_read,
-	.write		= event_enable_write,
-	.llseek		= default_llseek,
-	.release	= trace_remote_file_release,
-};
+DEFINE_TRACE_REMOTE_FILE(event_enable, event_enable_write);
 
-static ssize_t events_enable_read(struct file *filp, char __user *ubuf, size_t cnt,
-				  loff_t *ppos)
+/* events/enable: "X" when some events are on and some off. */
+static int events_enable_show(struct seq_file *m, void *v)
 {
-	struct trace_remote *remote = trace_remote_of(filp);
+	struct trace_remote *remote = m->private;
 	bool on = false, off = false;
 	size_t i;
 
-	scoped_guard(mutex, &remote->lock) {
-		if (remote->gone)
-			return -ENODEV;
+	scoped_cond_guard(trace_remote_live, return -ENODEV, remote) {
 		for (i = 0; i < remote->nr_events; i++) {
-			if (remote->events[i].enabled)
-				on = true;
-			else
-				off = true;
+			on |= remote->events[i].enabled;
+			off |= !remote->events[i].enabled;
 		}
 	}
-	return trace_remote_read_text(ubuf, cnt, ppos, "%s\n", on && off ? "X" : on ? "1" : "0");
+	seq_printf(m, "%s\n", on && off ? "X" : on ? "1" : "0");
+	return 0;
 }
 
 static ssize_t events_enable_write(struct file *filp, const char __user *ubuf, size_t cnt,
@@ -216,38 +177,27 @@ static ssize_t events_enable_write(struct file *filp, const char __user *ubuf, s
 	if (ret)
 		return ret;
 
-	guard(mutex)(&remote->lock);
-	if (remote->gone)
-		return -ENODEV;
-	for (i = 0; i < remote->nr_events; i++) {
-		ret = trace_remote_enable_event(remote, &remote->events[i], val);
-		if (ret)
-			return ret;
+	scoped_cond_guard(trace_remote_live, return -ENODEV, remote) {
+		for (i = 0; i < remote->nr_events; i++) {
+			ret = trace_remote_enable_event(remote, &remote->events[i], val);
+			if (ret)
+				return ret;
+		}
 	}
 	return cnt;
 }
 
-static const struct file_operations events_enable_fops = {
-	.open		= trace_remote_file_open,
-	.read		= events_enable_read,
-	.write		= events_enable_write,
-	.llseek		= default_llseek,
-	.release	= trace_remote_file_release,
-};
+DEFINE_TRACE_REMOTE_FILE(events_enable, events_enable_write);
 
-static ssize_t event_id_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+static int event_id_show(struct seq_file *m, void *v)
 {
-	if (trace_remote_is_gone(trace_remote_of(filp)))
+	if (trace_remote_is_gone(m->private))
 		return -ENODEV;
-	return trace_remote_read_text(ubuf, cnt, ppos, "%u\n", trace_remote_event_of(filp)->id);
+	seq_printf(m, "%u\n", trace_remote_event_of(m->file)->id);
+	return 0;
 }
 
-static const struct file_operations event_id_fops = {
-	.open		= event_file_open,
-	.read		= event_id_read,
-	.llseek		= default_llseek,
-	.release	= trace_remote_file_release,
-};
+DEFINE_TRACE_REMOTE_FILE(event_id, NULL);
 
 /* The common fields, as the kernel's own events have them. */
 static const struct remote_event_field remote_common_fields[] = {
@@ -276,8 +226,12 @@ static void event_format_fields(struct seq_file *m, const struct remote_event_fi
 			   fields[i].is_signed);
 }
 
-static int event_format_show(struct seq_file *m, struct remote_event *re)
+static int event_format_show(struct seq_file *m, void *v)
 {
+	struct remote_event *re = trace_remote_event_of(m->file);
+
+	if (trace_remote_is_gone(m->private))
+		return -ENODEV;
 	seq_printf(m, "name: %s\nID: %u\nformat:\n", re->name, re->id);
 	event_format_fields(m, remote_common_fields, ARRAY_SIZE(remote_common_fields));
 	seq_putc(m, '\n');
@@ -286,43 +240,16 @@ static int event_format_show(struct seq_file *m, struct remote_event *re)
 	return 0;
 }
 
-/* The format of a remote's event: nothing once the remote is gone. */
-static int remote_event_format_show(struct seq_file *m, void *v)
-{
-	if (trace_remote_is_gone(trace_remote_of(m->file)))
-		return -ENODEV;
-	return event_format_show(m, m->private);
-}
-
-static int event_format_open(struct inode *inode, struct file *filp)
-{
-	struct trace_remote *remote = trace_remote_get(inode);
-	struct remote_event *re;
-	int ret;
-
-	if (IS_ERR(remote))
-		return PTR_ERR(remote);
-	re = trace_remote_event_at(remote, filp->f_path.dentry->d_parent);
-	ret = re ? single_open(filp, remote_event_format_show, re) : -ENODEV;
-	if (ret)
-		trace_remote_put(remote);
-	return ret;
-}
-
-static const struct file_operations event_format_fops = {
-	.open		= event_format_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= trace_remote_single_release,
-};
+DEFINE_TRACE_REMOTE_FILE(event_format, NULL);
 
 /*
  * Remotes do not filter: "filter" exists because tools look for it when
  * they expand event names. It reads "none" and only accepts being cleared.
  */
-static ssize_t event_filter_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
+static int event_filter_show(struct seq_file *m, void *v)
 {
-	return trace_remote_read_text(ubuf, cnt, ppos, "none\n");
+	seq_puts(m, "none\n");
+	return 0;
 }
 
 static ssize_t event_filter_write(struct file *filp, const char __user *ubuf, size_t cnt,
@@ -341,13 +268,7 @@ static ssize_t event_filter_write(struct file *filp, const char __user *ubuf, si
 	return cnt;
 }
 
-static const struct file_operations event_filter_fops = {
-	.open		= trace_remote_file_open,
-	.read		= event_filter_read,
-	.write		= event_filter_write,
-	.llseek		= default_llseek,
-	.release	= trace_remote_file_release,
-};
+DEFINE_TRACE_REMOTE_FILE(event_filter, event_filter_write);
 
 static ssize_t header_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
 {
@@ -385,25 +306,7 @@ static int available_events_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int available_events_open(struct inode *inode, struct file *filp)
-{
-	struct trace_remote *remote = trace_remote_get(inode);
-	int ret;
-
-	if (IS_ERR(remote))
-		return PTR_ERR(remote);
-	ret = single_open(filp, available_events_show, remote);
-	if (ret)
-		trace_remote_put(remote);
-	return ret;
-}
-
-static const struct file_operations available_events_fops = {
-	.open		= available_events_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= trace_remote_single_release,
-};
+DEFINE_TRACE_REMOTE_FILE(available_events, NULL);
 
 /* The smallest id no event uses: there is one, as there are fewer than 2^16. */
 static int trace_remote_free_id(const struct remote_event *events, size_t nr)

@@ -5,6 +5,7 @@
 #ifndef _TRACE_REMOTE_INTERNAL_H
 #define _TRACE_REMOTE_INTERNAL_H
 
+#include <linux/cleanup.h>
 #include <linux/compiler.h>
 #include <linux/cpumask.h>
 #include <linux/fs.h>
@@ -14,11 +15,11 @@
 #include <linux/refcount.h>
 #include <linux/ring_buffer.h>
 #include <linux/rwsem.h>
-#include <linux/spinlock.h>
 #include <linux/trace_remote.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+struct seq_file;
 struct trace_seq;
 
 /* Per CPU: the access lock of its consumers, the stats of the last buffer. */
@@ -54,10 +55,6 @@ struct trace_remote {
 	int					nr_readers;	/* consuming, see below */
 
 	wait_queue_head_t			wait;
-	spinlock_t				waiters_lock;	/* waiters, waiters_seq */
-	struct list_head			waiters;	/* trace_remote_wait() */
-	unsigned long				waiters_seq;	/* a waiter left */
-	wait_queue_head_t			waiters_wait;
 	/*
 	 * The poll timer reads nr_readers, poll_busy and poll_entries without
 	 * the lock; they change with WRITE_ONCE(), poll_busy also by readers
@@ -87,6 +84,26 @@ static inline bool trace_remote_is_gone(struct trace_remote *remote)
 	return READ_ONCE(remote->gone);
 }
 
+/*
+ * Once a remote is unregistered, every file still open on it fails with
+ * -ENODEV. What a file reads or changes under the remote's lock is thus
+ * done as:
+ *
+ *	scoped_cond_guard(trace_remote_live, return -ENODEV, remote) { ... }
+ */
+static inline bool trace_remote_lock_live(struct trace_remote *remote)
+{
+	mutex_lock(&remote->lock);
+	if (!remote->gone)
+		return true;
+	mutex_unlock(&remote->lock);
+	return false;
+}
+
+DEFINE_GUARD(trace_remote, struct trace_remote *, mutex_lock(&_T->lock),
+	     mutex_unlock(&_T->lock))
+DEFINE_GUARD_COND(trace_remote, _live, trace_remote_lock_live(_T))
+
 /* The remote of an open file: the file's reference keeps it. */
 static inline struct trace_remote *trace_remote_of(const struct file *filp)
 {
@@ -97,10 +114,29 @@ bool trace_remote_valid_name(const char *name);
 struct trace_remote *trace_remote_find(const char *name);
 struct trace_remote *trace_remote_get(struct inode *inode);
 void trace_remote_put(struct trace_remote *remote);
-int trace_remote_file_open(struct inode *inode, struct file *filp);
-int trace_remote_file_release(struct inode *inode, struct file *filp);
-__printf(4, 5)
-ssize_t trace_remote_read_text(char __user *ubuf, size_t cnt, loff_t *ppos, const char *fmt, ...);
+int trace_remote_single_open(struct inode *inode, struct file *filp,
+			     int (*show)(struct seq_file *m, void *v));
+int trace_remote_single_release(struct inode *inode, struct file *filp);
+
+/*
+ * The file_operations of a control file of a remote: NAME_show() prints it
+ * (m->private is the remote), @write_fn changes it (or NULL). As
+ * DEFINE_SHOW_STORE_ATTRIBUTE(), with a reference on the remote while open.
+ */
+#define DEFINE_TRACE_REMOTE_FILE(name, write_fn)					\
+static int name##_open(struct inode *inode, struct file *filp)			\
+{										\
+	return trace_remote_single_open(inode, filp, name##_show);		\
+}										\
+										\
+static const struct file_operations name##_fops = {				\
+	.open		= name##_open,						\
+	.read		= seq_read,						\
+	.write		= write_fn,						\
+	.llseek		= seq_lseek,						\
+	.release	= trace_remote_single_release,				\
+}
+
 bool trace_remote_loaded(struct trace_remote *remote);
 int trace_remote_check_size(unsigned long kb);
 int trace_remote_set_tracing(struct trace_remote *remote, bool on);
