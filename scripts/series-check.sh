@@ -30,7 +30,7 @@ JOBS=${JOBS:-$(nproc)}
 # "-" for any). They come from multi-pass macro headers, which checkpatch
 # reads as ordinary macros (include/trace/trace_events.h gets the same),
 # from include-path macros, and from user-space test shims. hyp_ftrace.c
-# expands the event header as nvhe/trace.h does; the return hook of
+# and hyp_printk.c expand the event header as nvhe/trace.h does; the return hook of
 # hypervisor function tracing has nowhere to return to without its frame.
 accepted="MACRO_ARG_UNUSED -
 OPEN_ENDED_LINE events.h
@@ -56,6 +56,7 @@ AVOID_EXTERNS tools/tracing/hyp_workload.c
 NR_CPUS arch/arm64/kvm/hyp/nvhe/trace.c
 EMBEDDED_FUNCTION_NAME tools/tracing/hyp-stat/hyp-stat.c
 TRAILING_SEMICOLON hyp_ftrace.c
+TRAILING_SEMICOLON hyp_printk.c
 AVOID_BUG arch/arm64/kvm/hyp/nvhe/ftrace.c"
 
 # A mail adds at most MAX_ADDED lines: what a reviewer reads in a sitting.

@@ -16,6 +16,7 @@
 #include <linux/pipe_fs_i.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
+#include <linux/rculist.h>
 #include <linux/refcount.h>
 #include <linux/ring_buffer.h>
 #include <linux/rwsem.h>
@@ -511,7 +512,8 @@ struct trace_remote *trace_remote_get(struct inode *inode)
 	guard(mutex)(&trace_remotes_lock);
 	if (!READ_ONCE(inode->i_nlink))
 		return ERR_PTR(-ENODEV);
-	list_for_each_entry(remote, &trace_remotes, list) {
+	list_for_each_entry_rcu(remote, &trace_remotes, list,
+				lockdep_is_held(&trace_remotes_lock)) {
 		if (remote != inode->i_private)
 			continue;
 		if (!try_module_get(remote->owner))
@@ -522,7 +524,18 @@ struct trace_remote *trace_remote_get(struct inode *inode)
 	return ERR_PTR(-ENODEV);
 }
 
-static void trace_remote_free(struct trace_remote *remote);
+/* The last reference is gone: no file is open, unregistered. */
+static void trace_remote_free(struct trace_remote *remote)
+{
+	int cpu;
+
+	trace_remote_poll_stop(remote);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		mutex_destroy(&remote->cpus[cpu].access);
+	mutex_destroy(&remote->lock);
+	kfree(remote->cpus);
+	kfree(remote);
+}
 
 void trace_remote_put(struct trace_remote *remote)
 {
@@ -852,8 +865,6 @@ static const struct file_operations trace_remote_raw_fops = {
 	.release	= trace_remote_raw_release,
 };
 
-/* The control files */
-
 static int tracing_on_show(struct seq_file *m, void *v)
 {
 	struct trace_remote *remote = m->private;
@@ -903,7 +914,6 @@ static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf, size
 	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
 	if (ret)
 		return ret;
-
 	scoped_cond_guard(trace_remote_live, return -ENODEV, remote)
 		ret = trace_remote_set_tracing(remote, !!val);
 	return ret ?: cnt;
@@ -973,13 +983,9 @@ static ssize_t buffer_size_kb_write(struct file *filp, const char __user *ubuf, 
 	unsigned long val;
 	int ret;
 
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val) ?: trace_remote_check_size(val);
 	if (ret)
 		return ret;
-	ret = trace_remote_check_size(val);
-	if (ret)
-		return ret;
-
 	scoped_cond_guard(trace_remote_live, return -ENODEV, remote) {
 		if (trace_remote_loaded(remote))
 			return -EBUSY;
@@ -1062,24 +1068,12 @@ struct trace_remote *trace_remote_find(const char *name)
 	struct trace_remote *remote;
 
 	lockdep_assert_held(&trace_remotes_lock);
-	list_for_each_entry(remote, &trace_remotes, list) {
+	list_for_each_entry_rcu(remote, &trace_remotes, list,
+				lockdep_is_held(&trace_remotes_lock)) {
 		if (!strcmp(remote->name, name))
 			return remote;
 	}
 	return NULL;
-}
-
-/* The last reference is gone: no file is open, unregistered. */
-static void trace_remote_free(struct trace_remote *remote)
-{
-	int cpu;
-
-	trace_remote_poll_stop(remote);
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		mutex_destroy(&remote->cpus[cpu].access);
-	mutex_destroy(&remote->lock);
-	kfree(remote->cpus);
-	kfree(remote);
 }
 
 /* A name that can be a directory, and a word of available_events. */
@@ -1094,6 +1088,62 @@ bool trace_remote_valid_name(const char *name)
 			return false;
 	}
 	return true;
+}
+
+/* A remote with one reference, not registered yet: trace_remote_free() frees it. */
+static struct trace_remote *
+trace_remote_alloc(struct module *owner, const char *name,
+		   const struct trace_remote_callbacks *cbs, void *priv,
+		   struct remote_event *events, size_t nr_events)
+{
+	struct trace_remote *remote;
+	int cpu;
+
+	remote = kzalloc(struct_size(remote, name, strlen(name) + 1), GFP_KERNEL);
+	if (!remote)
+		return NULL;
+	remote->cpus = kcalloc(nr_cpu_ids, sizeof(*remote->cpus), GFP_KERNEL);
+	if (!remote->cpus) {
+		kfree(remote);
+		return NULL;
+	}
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		mutex_init(&remote->cpus[cpu].access);
+	strscpy(remote->name, name, strlen(name) + 1);
+	remote->cbs = cbs;
+	remote->priv = priv;
+	remote->owner = owner;
+	remote->events = events;
+	remote->nr_events = nr_events;
+	remote->trace_buffer_size = TRACE_REMOTE_DEFAULT_SIZE;
+	remote->rb_remote.swap_reader_page = cbs->swap_reader_page;
+	remote->rb_remote.reset = cbs->reset;
+	remote->rb_remote.priv = priv;
+	refcount_set(&remote->ref, 1);
+	init_rwsem(&remote->access_lock);
+	mutex_init(&remote->lock);
+	init_waitqueue_head(&remote->wait);
+	trace_remote_poll_init(remote);
+	return remote;
+}
+
+/* The directory of @remote under remotes/, with the list of remotes locked. */
+static int trace_remote_create_dir(struct trace_remote *remote)
+{
+	int ret;
+
+	if (!remotes_dir)
+		remotes_dir = tracefs_create_dir("remotes", NULL);
+	if (!remotes_dir)
+		return -ENODEV;
+	remote->dentry = tracefs_create_dir(remote->name, remotes_dir);
+	if (!remote->dentry)
+		return -ENOMEM;
+	ret = trace_remote_create_files(remote, remote->dentry) ?:
+	      trace_remote_init_events(remote);
+	if (ret)
+		tracefs_remove(remote->dentry);
+	return ret;
 }
 
 /**
@@ -1117,7 +1167,7 @@ int __trace_remote_register(struct module *owner, const char *name,
 			    struct remote_event *events, size_t nr_events)
 {
 	struct trace_remote *remote;
-	int cpu, ret;
+	int ret;
 
 	if (!trace_remote_valid_name(name) || !cbs || !cbs->load_trace_buffer ||
 	    !cbs->unload_trace_buffer || !cbs->enable_tracing || !cbs->swap_reader_page ||
@@ -1126,59 +1176,18 @@ int __trace_remote_register(struct module *owner, const char *name,
 	ret = trace_remote_check_events(name, events, nr_events);
 	if (ret)
 		return ret;
-
-	remote = kzalloc(struct_size(remote, name, strlen(name) + 1), GFP_KERNEL);
+	remote = trace_remote_alloc(owner, name, cbs, priv, events, nr_events);
 	if (!remote)
 		return -ENOMEM;
-	remote->cpus = kcalloc(nr_cpu_ids, sizeof(*remote->cpus), GFP_KERNEL);
-	if (!remote->cpus) {
-		kfree(remote);
-		return -ENOMEM;
-	}
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		mutex_init(&remote->cpus[cpu].access);
-	strscpy(remote->name, name, strlen(name) + 1);
-	remote->cbs = cbs;
-	remote->priv = priv;
-	remote->owner = owner;
-	remote->events = events;
-	remote->nr_events = nr_events;
-	remote->trace_buffer_size = TRACE_REMOTE_DEFAULT_SIZE;
-	remote->rb_remote.swap_reader_page = cbs->swap_reader_page;
-	remote->rb_remote.reset = cbs->reset;
-	remote->rb_remote.priv = priv;
-	refcount_set(&remote->ref, 1);
-	init_rwsem(&remote->access_lock);
-	mutex_init(&remote->lock);
-	init_waitqueue_head(&remote->wait);
-	trace_remote_poll_init(remote);
 
 	mutex_lock(&trace_remotes_lock);
-	if (trace_remote_find(name)) {
-		ret = -EEXIST;
-		goto fail;
-	}
-	if (!remotes_dir) {
-		remotes_dir = tracefs_create_dir("remotes", NULL);
-		if (!remotes_dir) {
-			ret = -ENODEV;
-			goto fail;
-		}
-	}
-	remote->dentry = tracefs_create_dir(name, remotes_dir);
-	if (!remote->dentry) {
-		ret = -ENOMEM;
-		goto fail;
-	}
-	ret = trace_remote_create_files(remote, remote->dentry);
-	if (!ret)
-		ret = trace_remote_init_events(remote);
+	ret = trace_remote_find(name) ? -EEXIST : trace_remote_create_dir(remote);
 	if (ret) {
-		tracefs_remove(remote->dentry);
-		goto fail;
+		mutex_unlock(&trace_remotes_lock);
+		trace_remote_free(remote);
+		return ret;
 	}
-
-	/* Published for the dump on panic too, which walks the list unlocked. */
+	/* Published for the dump on panic too, which walks the list under RCU. */
 	list_add_rcu(&remote->list, &trace_remotes);
 	/* Held across the boot settings, in case of an unregister meanwhile. */
 	refcount_inc(&remote->ref);
@@ -1187,11 +1196,6 @@ int __trace_remote_register(struct module *owner, const char *name,
 	if (refcount_dec_and_test(&remote->ref))
 		trace_remote_free(remote);
 	return 0;
-
-fail:
-	mutex_unlock(&trace_remotes_lock);
-	trace_remote_free(remote);
-	return ret;
 }
 EXPORT_SYMBOL_GPL(__trace_remote_register);
 
@@ -1216,6 +1220,8 @@ void trace_remote_unregister(const char *name)
 			return;
 		list_del_rcu(&remote->list);
 	}
+	/* The dump on panic may be looking at it: it is freed after a grace period. */
+	synchronize_rcu();
 	tracefs_remove(remote->root_dentry);
 	tracefs_remove(remote->dentry);
 

@@ -116,7 +116,8 @@ static int trace_remote_panic(struct notifier_block *nb, unsigned long action, v
 
 	if (!max)
 		return NOTIFY_DONE;
-	list_for_each_entry(remote, &trace_remotes, list) {
+	guard(rcu)();
+	list_for_each_entry_rcu(remote, &trace_remotes, list) {
 		buffer = READ_ONCE(remote->trace_buffer);
 		if (!buffer)
 			continue;

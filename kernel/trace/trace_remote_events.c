@@ -121,52 +121,27 @@ static struct remote_event *trace_remote_event_of(const struct file *filp)
 	return NULL;
 }
 
-static int event_enable_show(struct seq_file *m, void *v)
+/*
+ * The enable files of one event and of all (events/enable and
+ * events/<remote>/enable): "X" when some of them are on and some off.
+ */
+static int trace_remote_show_enabled(struct seq_file *m, struct remote_event *re, size_t nr)
 {
-	struct remote_event *re = trace_remote_event_of(m->file);
-
-	scoped_cond_guard(trace_remote_live, return -ENODEV, m->private)
-		seq_printf(m, "%d\n", re->enabled);
-	return 0;
-}
-
-static ssize_t event_enable_write(struct file *filp, const char __user *ubuf, size_t cnt,
-				  loff_t *ppos)
-{
-	struct trace_remote *remote = trace_remote_of(filp);
-	bool val;
-	int ret;
-
-	ret = trace_remote_parse_bool(ubuf, cnt, &val);
-	if (ret)
-		return ret;
-
-	scoped_cond_guard(trace_remote_live, return -ENODEV, remote)
-		ret = trace_remote_enable_event(remote, trace_remote_event_of(filp), val);
-	return ret ?: cnt;
-}
-
-DEFINE_TRACE_REMOTE_FILE(event_enable, event_enable_write);
-
-/* events/enable: "X" when some events are on and some off. */
-static int events_enable_show(struct seq_file *m, void *v)
-{
-	struct trace_remote *remote = m->private;
 	bool on = false, off = false;
 	size_t i;
 
-	scoped_cond_guard(trace_remote_live, return -ENODEV, remote) {
-		for (i = 0; i < remote->nr_events; i++) {
-			on |= remote->events[i].enabled;
-			off |= !remote->events[i].enabled;
+	scoped_cond_guard(trace_remote_live, return -ENODEV, m->private) {
+		for (i = 0; i < nr; i++) {
+			on |= re[i].enabled;
+			off |= !re[i].enabled;
 		}
 	}
 	seq_printf(m, "%s\n", on && off ? "X" : on ? "1" : "0");
 	return 0;
 }
 
-static ssize_t events_enable_write(struct file *filp, const char __user *ubuf, size_t cnt,
-				   loff_t *ppos)
+static ssize_t trace_remote_write_enable(struct file *filp, const char __user *ubuf, size_t cnt,
+					 struct remote_event *re, size_t nr)
 {
 	struct trace_remote *remote = trace_remote_of(filp);
 	bool val;
@@ -178,13 +153,41 @@ static ssize_t events_enable_write(struct file *filp, const char __user *ubuf, s
 		return ret;
 
 	scoped_cond_guard(trace_remote_live, return -ENODEV, remote) {
-		for (i = 0; i < remote->nr_events; i++) {
-			ret = trace_remote_enable_event(remote, &remote->events[i], val);
+		for (i = 0; i < nr; i++) {
+			ret = trace_remote_enable_event(remote, &re[i], val);
 			if (ret)
 				return ret;
 		}
 	}
 	return cnt;
+}
+
+static int event_enable_show(struct seq_file *m, void *v)
+{
+	return trace_remote_show_enabled(m, trace_remote_event_of(m->file), 1);
+}
+
+static ssize_t event_enable_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				  loff_t *ppos)
+{
+	return trace_remote_write_enable(filp, ubuf, cnt, trace_remote_event_of(filp), 1);
+}
+
+DEFINE_TRACE_REMOTE_FILE(event_enable, event_enable_write);
+
+static int events_enable_show(struct seq_file *m, void *v)
+{
+	struct trace_remote *remote = m->private;
+
+	return trace_remote_show_enabled(m, remote->events, remote->nr_events);
+}
+
+static ssize_t events_enable_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				   loff_t *ppos)
+{
+	struct trace_remote *remote = trace_remote_of(filp);
+
+	return trace_remote_write_enable(filp, ubuf, cnt, remote->events, remote->nr_events);
 }
 
 DEFINE_TRACE_REMOTE_FILE(events_enable, events_enable_write);

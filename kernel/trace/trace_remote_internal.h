@@ -85,11 +85,8 @@ static inline bool trace_remote_is_gone(struct trace_remote *remote)
 }
 
 /*
- * Once a remote is unregistered, every file still open on it fails with
- * -ENODEV. What a file reads or changes under the remote's lock is thus
- * done as:
- *
- *	scoped_cond_guard(trace_remote_live, return -ENODEV, remote) { ... }
+ * Files of an unregistered remote fail with -ENODEV: they lock it with
+ * scoped_cond_guard(trace_remote_live, return -ENODEV, remote).
  */
 static inline bool trace_remote_lock_live(struct trace_remote *remote)
 {
@@ -100,8 +97,7 @@ static inline bool trace_remote_lock_live(struct trace_remote *remote)
 	return false;
 }
 
-DEFINE_GUARD(trace_remote, struct trace_remote *, mutex_lock(&_T->lock),
-	     mutex_unlock(&_T->lock))
+DEFINE_GUARD(trace_remote, struct trace_remote *, mutex_lock(&_T->lock), mutex_unlock(&_T->lock))
 DEFINE_GUARD_COND(trace_remote, _live, trace_remote_lock_live(_T))
 
 /* The remote of an open file: the file's reference keeps it. */
@@ -119,9 +115,8 @@ int trace_remote_single_open(struct inode *inode, struct file *filp,
 int trace_remote_single_release(struct inode *inode, struct file *filp);
 
 /*
- * The file_operations of a control file of a remote: NAME_show() prints it
- * (m->private is the remote), @write_fn changes it (or NULL). As
- * DEFINE_SHOW_STORE_ATTRIBUTE(), with a reference on the remote while open.
+ * A control file: NAME_show() prints it (m->private is the remote), @write_fn
+ * (or NULL) changes it. As DEFINE_SHOW_STORE_ATTRIBUTE(), holding the remote.
  */
 #define DEFINE_TRACE_REMOTE_FILE(name, write_fn)					\
 static int name##_open(struct inode *inode, struct file *filp)			\

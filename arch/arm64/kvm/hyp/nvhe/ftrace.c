@@ -119,8 +119,8 @@ unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long record,
 /*
  * Called by trampoline @tramp_end - HYP_FTRACE_TRAMP_SIZE, that is for
  * function idx, with *@parent its return address and @sp its stack pointer.
- * Events carry kernel image addresses, which the host and trace-cmd can
- * name.
+ * Events carry kernel image addresses: the host's kallsyms names them, and
+ * tools that read the trace name them from the kernel's symbols.
  */
 unsigned long hyp_ftrace_entry(unsigned long tramp_end, unsigned long *parent,
 			       unsigned long sp)
