@@ -206,8 +206,9 @@ struct trace_remote_reader {
 	int				cpu;
 	bool				consuming;
 	bool				raw;		/* trace_pipe_raw */
-	bool				holds_buffer;	/* from open to release */
+	bool				holds_buffer;	/* both locks to change */
 	struct mutex			lock;		/* users of this open file */
+	atomic_t			nr_waiting;	/* in trace_remote_wait() */
 	struct ring_buffer_iter		**iters;	/* non-consuming, by CPU */
 	struct trace_seq		seq;
 	size_t				pos;
@@ -353,10 +354,13 @@ static int trace_remote_wait(struct trace_remote_reader *reader, struct kiocb *i
 	int ret;
 
 	lockdep_assert_held(&reader->lock);
-	ready = trace_remote_reader_ready(reader);
-	mutex_unlock(&reader->lock);
-	if ((iocb->ki_filp->f_flags & O_NONBLOCK) || (iocb->ki_flags & IOCB_NOWAIT))
+	if ((iocb->ki_filp->f_flags & O_NONBLOCK) || (iocb->ki_flags & IOCB_NOWAIT)) {
+		mutex_unlock(&reader->lock);
 		return -EAGAIN;
+	}
+	ready = trace_remote_reader_ready(reader);
+	atomic_inc(&reader->nr_waiting);
+	mutex_unlock(&reader->lock);
 
 	if (ready) {
 		unsigned int ms = trace_remote_poll_ms();
@@ -371,18 +375,37 @@ static int trace_remote_wait(struct trace_remote_reader *reader, struct kiocb *i
 					       trace_remote_reader_ready(reader));
 	}
 	/*
-	 * A killed reader, the only user of its file, lets the buffer go on
-	 * its way out rather than after its exit has torn down its memory.
-	 * The pages of trace_pipe_raw belong to the buffer: not before close.
+	 * A killed reader lets the buffer go on its way out of read(), rather
+	 * than once its exit has torn down its memory and closed its files,
+	 * unless another user of the file waits too and may be looking at the
+	 * buffer. A later read of the file takes the buffer again. The pages
+	 * of trace_pipe_raw come from the buffer, which must outlive them.
 	 */
 	if (ret && fatal_signal_pending(current) && !reader->raw &&
-	    file_count(iocb->ki_filp) == 1) {
-		guard(mutex)(&reader->lock);
-		trace_remote_release_buffer(reader);
+	    mutex_trylock(&reader->lock)) {
+		if (atomic_read(&reader->nr_waiting) == 1)
+			trace_remote_release_buffer(reader);
+		mutex_unlock(&reader->lock);
 	}
+	atomic_dec(&reader->nr_waiting);
 	if (ret)
 		return ret;
 	return mutex_lock_interruptible(&reader->lock) ? -ERESTARTSYS : 0;
+}
+
+/* A consuming reader whose buffer a killed user let go takes it again. */
+static int trace_remote_rehold(struct trace_remote_reader *reader)
+{
+	struct trace_remote *remote = reader->remote;
+	int ret;
+
+	if (fatal_signal_pending(current))
+		return -ERESTARTSYS;
+	scoped_guard(mutex, &remote->lock)
+		ret = trace_remote_hold(reader);
+	if (!ret)
+		queue_work(system_wq, &remote->poll_work);
+	return ret;
 }
 
 static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
@@ -408,8 +431,13 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			break;
 
 		ret = 0;
-		if (!reader->holds_buffer)
-			goto unlock;
+		if (!reader->holds_buffer) {
+			if (!reader->consuming)
+				goto unlock;
+			ret = trace_remote_rehold(reader);
+			if (ret)
+				goto unlock;
+		}
 
 		if (reader->consuming)
 			trace_remote_access_lock(remote, reader->cpu);
@@ -452,6 +480,7 @@ static __poll_t trace_remote_poll_read(struct file *filp, struct poll_table_stru
 	if (!mutex_trylock(&reader->lock))
 		return EPOLLIN | EPOLLRDNORM;
 	if (trace_seq_used(&reader->seq) > reader->pos ||
+	    (!reader->holds_buffer && reader->consuming) ||
 	    (reader->holds_buffer && !trace_remote_empty(remote, reader->cpu)))
 		mask = EPOLLIN | EPOLLRDNORM;
 	if (reader->raw) {
@@ -1220,8 +1249,6 @@ void trace_remote_unregister(const char *name)
 			return;
 		list_del_rcu(&remote->list);
 	}
-	/* The dump on panic may be looking at it: it is freed after a grace period. */
-	synchronize_rcu();
 	tracefs_remove(remote->root_dentry);
 	tracefs_remove(remote->dentry);
 
@@ -1235,6 +1262,8 @@ void trace_remote_unregister(const char *name)
 	wake_up_all(&remote->wait);
 	trace_remote_poll_stop(remote);
 
+	/* A dump on panic may still be looking at it: free it after a grace period. */
+	synchronize_rcu();
 	if (refcount_dec_and_test(&remote->ref))
 		trace_remote_free(remote);
 }

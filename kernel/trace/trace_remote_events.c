@@ -103,8 +103,9 @@ int trace_remote_enable_event(struct trace_remote *remote, struct remote_event *
 }
 
 /*
- * An event's files are in a directory named after it, which exists only
- * for an event of the remote.
+ * An event's files are in a directory named after it: events/<remote>/<event>/,
+ * or events/ftrace/remote/ for the placeholder. NULL for no event of the
+ * remote, which its directories never are.
  */
 static struct remote_event *trace_remote_event_of(const struct file *filp)
 {
@@ -164,13 +165,17 @@ static ssize_t trace_remote_write_enable(struct file *filp, const char __user *u
 
 static int event_enable_show(struct seq_file *m, void *v)
 {
-	return trace_remote_show_enabled(m, trace_remote_event_of(m->file), 1);
+	struct remote_event *re = trace_remote_event_of(m->file);
+
+	return trace_remote_show_enabled(m, re, !!re);
 }
 
 static ssize_t event_enable_write(struct file *filp, const char __user *ubuf, size_t cnt,
 				  loff_t *ppos)
 {
-	return trace_remote_write_enable(filp, ubuf, cnt, trace_remote_event_of(filp), 1);
+	struct remote_event *re = trace_remote_event_of(filp);
+
+	return trace_remote_write_enable(filp, ubuf, cnt, re, !!re);
 }
 
 DEFINE_TRACE_REMOTE_FILE(event_enable, event_enable_write);
@@ -194,9 +199,11 @@ DEFINE_TRACE_REMOTE_FILE(events_enable, events_enable_write);
 
 static int event_id_show(struct seq_file *m, void *v)
 {
-	if (trace_remote_is_gone(m->private))
+	struct remote_event *re = trace_remote_event_of(m->file);
+
+	if (!re || trace_remote_is_gone(m->private))
 		return -ENODEV;
-	seq_printf(m, "%u\n", trace_remote_event_of(m->file)->id);
+	seq_printf(m, "%u\n", re->id);
 	return 0;
 }
 
@@ -233,7 +240,7 @@ static int event_format_show(struct seq_file *m, void *v)
 {
 	struct remote_event *re = trace_remote_event_of(m->file);
 
-	if (trace_remote_is_gone(m->private))
+	if (!re || trace_remote_is_gone(m->private))
 		return -ENODEV;
 	seq_printf(m, "name: %s\nID: %u\nformat:\n", re->name, re->id);
 	event_format_fields(m, remote_common_fields, ARRAY_SIZE(remote_common_fields));
