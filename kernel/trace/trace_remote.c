@@ -114,7 +114,7 @@ static int trace_remote_load(struct trace_remote *remote)
 
 	remote->trace_buffer_desc = desc;
 	remote->trace_buffer = buffer;
-	/* No count seen yet: the first poll looks. */
+	/* No count has been seen yet, so the first poll looks at the pages. */
 	WRITE_ONCE(remote->poll_entries, ULONG_MAX);
 	trace_remote_forget_stats(remote, RING_BUFFER_ALL_CPUS);
 	cpumask_clear(&remote->buffer_cpus);
@@ -161,11 +161,11 @@ static void trace_remote_try_unload(struct trace_remote *remote)
 		remote->cpus[cpu].released_read =
 			ring_buffer_read_events_cpu(remote->trace_buffer, cpu);
 	}
-	/* The poll timer reads the meta pages: stopped before they go. */
+	/* The poll timer reads the meta pages, so it stops before they go. */
 	hrtimer_cancel(&remote->poll_timer);
 	buffer = remote->trace_buffer;
 	WRITE_ONCE(remote->trace_buffer, NULL);
-	/* The dump on panic looks without a lock: gone before it is freed. */
+	/* The dump on panic reads it without a lock: unset it before freeing it. */
 	smp_wmb();
 	ring_buffer_free(buffer);
 	remote->cbs->unload_trace_buffer(remote->trace_buffer_desc, remote->priv);
@@ -300,7 +300,7 @@ static bool trace_remote_reader_ready(struct trace_remote_reader *reader)
 	return !trace_remote_empty(reader->remote, reader->cpu);
 }
 
-/* Have @reader hold the buffer (a consuming one loads it). */
+/* Makes @reader hold the buffer; a consuming reader loads it first. */
 static int trace_remote_hold(struct trace_remote_reader *reader)
 {
 	struct trace_remote *remote = reader->remote;
@@ -314,7 +314,7 @@ static int trace_remote_hold(struct trace_remote_reader *reader)
 		if (ret)
 			return ret;
 		WRITE_ONCE(remote->nr_readers, remote->nr_readers + 1);
-		/* Poll at the full rate for a start. */
+		/* A new reader starts the poll at its full rate. */
 		trace_remote_busy(remote);
 	}
 	if (!trace_remote_loaded(remote))
@@ -366,7 +366,7 @@ static int trace_remote_wait(struct trace_remote_reader *reader, struct kiocb *i
 		unsigned int ms = trace_remote_poll_ms();
 		ktime_t t = ms_to_ktime(ms);
 
-		/* The poll's slack: each try may ask the remote for pages. */
+		/* The poll's slack, since each try may ask the remote for pages. */
 		set_current_state(TASK_INTERRUPTIBLE);
 		schedule_hrtimeout_range(&t, (u64)ms * NSEC_PER_MSEC / 10, HRTIMER_MODE_REL);
 		ret = signal_pending(current) ? -ERESTARTSYS : 0;
@@ -476,7 +476,7 @@ static __poll_t trace_remote_poll_read(struct file *filp, struct poll_table_stru
 	poll_wait(filp, &remote->wait, pt);
 	if (trace_remote_is_gone(remote))
 		return EPOLLIN | EPOLLRDNORM | EPOLLERR;
-	/* Held while a read fills or copies: a read is worth trying. */
+	/* A read holds it while it fills or copies, so a read is worth trying. */
 	if (!mutex_trylock(&reader->lock))
 		return EPOLLIN | EPOLLRDNORM;
 	if (trace_seq_used(&reader->seq) > reader->pos ||
@@ -516,7 +516,7 @@ static int trace_remote_reset(struct trace_remote *remote, int cpu)
 			break;
 	}
 	trace_remote_access_unlock(remote, cpu);
-	/* Its counters start again: a count the poll saw may come back. */
+	/* The counters start again, so a count the poll saw may come back. */
 	WRITE_ONCE(remote->poll_entries, ULONG_MAX);
 	if (!ret)
 		trace_remote_try_unload(remote);
@@ -614,7 +614,7 @@ static void trace_remote_put_reader(struct trace_remote_reader *reader)
 	kfree(reader);
 }
 
-/* @size: of the reader, which may be embedded first in a larger struct. */
+/* @size is that of the reader, which may come first in a larger struct. */
 static int trace_remote_open(struct inode *inode, struct file *filp, bool consuming,
 			     size_t size)
 {
@@ -713,7 +713,7 @@ static int trace_remote_trace_open(struct inode *inode, struct file *filp)
 			return ret;
 		}
 	}
-	/* Offsets in the text mean nothing: no pread, no seek. */
+	/* An offset in the text means nothing, so pread() and seeks fail. */
 	return nonseekable_open(inode, filp);
 }
 
@@ -835,7 +835,7 @@ static int trace_remote_raw_release(struct inode *inode, struct file *filp)
 	if (raw->page)
 		ring_buffer_free_read_page(raw->reader.remote->trace_buffer, raw->reader.cpu,
 					   raw->page);
-	/* Frees @raw: the reader comes first in it. */
+	/* This frees @raw too, as the reader comes first in it. */
 	trace_remote_put_reader(&raw->reader);
 	return 0;
 }
@@ -868,7 +868,7 @@ static ssize_t trace_remote_raw_read_iter(struct kiocb *iocb, struct iov_iter *t
 		trace_remote_access_unlock(remote, reader->cpu);
 		if (ret >= 0) {
 			trace_remote_busy(remote);
-			/* Whole pages: the tools size their reads on them. */
+			/* Whole pages are read, as the tools size their reads on them. */
 			raw->pos = 0;
 			raw->len = page_size;
 			break;
