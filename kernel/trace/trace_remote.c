@@ -383,10 +383,17 @@ static int trace_remote_wait(struct trace_remote_reader *reader, struct kiocb *i
 	 */
 	if (ret && fatal_signal_pending(current) && !reader->raw &&
 	    mutex_trylock(&reader->lock)) {
-		if (atomic_read(&reader->nr_waiting) == 1)
+		bool alone = atomic_read(&reader->nr_waiting) == 1;
+
+		if (alone)
 			trace_remote_release_buffer(reader);
 		mutex_unlock(&reader->lock);
+		/* Pollers of the file see it readable now: a read takes it again. */
+		if (alone)
+			wake_up_interruptible(&remote->wait);
 	}
+	/* Whatever the wait condition read of the buffer, before it may go. */
+	smp_mb__before_atomic();
 	atomic_dec(&reader->nr_waiting);
 	if (ret)
 		return ret;
