@@ -690,7 +690,7 @@ static int trace_remote_pipe_open(struct inode *inode, struct file *filp)
 {
 	int ret = trace_remote_open(inode, filp, true, sizeof(struct trace_remote_reader));
 
-	return ret ?: nonseekable_open(inode, filp);
+	return ret ?: stream_open(inode, filp);
 }
 
 /*
@@ -831,7 +831,7 @@ static int trace_remote_raw_open(struct inode *inode, struct file *filp)
 		trace_remote_put_reader(&raw->reader);
 		return ret;
 	}
-	return nonseekable_open(inode, filp);
+	return stream_open(inode, filp);
 }
 
 static int trace_remote_raw_release(struct inode *inode, struct file *filp)
