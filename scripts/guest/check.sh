@@ -5,10 +5,12 @@
 # ($RESULTS) as one line "<PASS|FAIL|UNSUPPORTED|UNTESTED|UNRESOLVED|XFAIL> <name>",
 # so the host never has to pick results out of console output.
 #
-# Environment: MODE (protected|pnvhe|nvhe), FILTER (grep -E pattern on test names).
+# Environment: MODE (protected|pnvhe|nvhe), FILTER (grep -E pattern on test names),
+# TEST_TIMEOUT (seconds one test file may take, default 300).
 set -u
 MODE=${MODE:-protected}
 FILTER=${FILTER:-.}
+TEST_TIMEOUT=${TEST_TIMEOUT:-300}
 FTRACE=/usr/share/selftests/ftrace
 LIST=/usr/share/guest/smoke.list
 
@@ -51,6 +53,34 @@ tests=$(cat $lists | grep -v -e '^#' -e '^[[:space:]]*$' | while read -r t; do
 done)
 
 cd "$FTRACE" || exit 1
+
+# A test that hangs is killed, with everything it started, after
+# TEST_TIMEOUT seconds, and fails with the end of its log and the blocked
+# tasks (on the console) to say where.
+test_timed_out() { # session
+	echo w > /proc/sysrq-trigger
+	{
+		echo "timeout: killed after $TEST_TIMEOUT s"
+		ps
+		tail -n 20 "$(ls -t /tmp/ftlog/*-log.* | head -n 1)"
+	} | sed 's/^/| /' >> /tmp/ft.out
+	# Every process of the session: field 6 of /proc/PID/stat.
+	kill -KILL $(awk -v sid="$1" '$6 == sid { print $1 }' /proc/[0-9]*/stat 2> /dev/null)
+}
+
+# One ftracetest run, in a session of its own, and a watchdog.
+run_test() { # test
+	setsid ./ftracetest -v -l /tmp/ftlog "$1" > /tmp/ft.out 2>&1 &
+	rt_pid=$!
+	(sleep "$TEST_TIMEOUT" && test_timed_out $rt_pid) &
+	rt_watchdog=$!
+	wait $rt_pid
+	# Its sleep (its child: field 4 of /proc/PID/stat) ends early, and the
+	# watchdog with it.
+	kill $(awk -v ppid=$rt_watchdog '$4 == ppid { print $1 }' /proc/[0-9]*/stat 2> /dev/null) 2> /dev/null
+	wait $rt_watchdog
+}
+
 for t in $tests; do
 	name=${t#test.d/}
 	case $t in
@@ -59,7 +89,7 @@ for t in $tests; do
 	want "$name" || continue
 	# -v: the log of a failed test (its commands and output) is printed.
 	start=$(date +%s)
-	./ftracetest -v -l /tmp/ftlog "$t" > /tmp/ft.out 2>&1
+	run_test "$t"
 	tail -n 80 /tmp/ft.out
 	echo "TIME $name $(($(date +%s) - start)) s"
 	# "[N] description<TAB>[RESULT]"; "(instance)" runs get their own name.
