@@ -7,11 +7,22 @@ ADDED_DIRS="arch include kernel tools Documentation"
 # Files the repo adds to the kernel tree, sorted.
 added_files() {
 	local d
-	for d in $ADDED_DIRS; do
-		if [ -d "$d" ]; then
-			find "$d" -type f ! -name '*~' ! -name '.*.swp'
-		fi
-	done | LC_ALL=C sort
+
+	# What git has or would add: not build output the tree's .gitignore
+	# files name, such as tools built in their own directory. A copy
+	# outside git (some tests make one) has nothing else in it.
+	if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+		# shellcheck disable=SC2086
+		git ls-files --cached --others --exclude-standard -- $ADDED_DIRS
+	else
+		for d in $ADDED_DIRS; do
+			if [ -d "$d" ]; then
+				find "$d" -type f ! -name '*~' ! -name '.*.swp'
+			fi
+		done
+	fi | while read -r f; do
+		[ -f "$f" ] && echo "$f"
+	done | LC_ALL=C sort -u
 }
 
 # Patch names of patches/series, in order.

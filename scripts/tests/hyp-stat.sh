@@ -191,6 +191,28 @@ for k, v in tracks.items():
     for a, b in zip(v, v[1:]):
         assert a["ts"] + a["dur"] <= b["ts"] + 1e-9, (k, a, b)
 EOF2
+# Time stamps near 2^64 ns (584 years): those past it are refused, with a
+# clear message, rather than wrapped into the "traced" column (a negative
+# one is not understood); one below it
+# stepped over twice saturates that column, rather than wrapping it below
+# the time in the hypervisor (a share over 100 %).
+printf '%b' '[000]\t1: host_hcall id=1 invalid=0\n' \
+'[000]\t73709551615.: host_hcall id=2 invalid=0\n' \
+'[000]\t-1.5: host_hcall id=3 invalid=0\n' \
+'[000]\t18446744073709551616: host_hcall id=4 invalid=0\n' \
+'[000]\t2: host_hcall id=5 invalid=0\n' \
+'[001]\t0: host_hcall id=1 invalid=0\n' \
+'[001]\t18446744073.709551615: host_hcall id=1 invalid=0\n' \
+'[001]\t1: hyp_enter reason=hvc vcpu=-1 pid=-1\n' \
+'[001]\t4661: hyp_exit reason=eret_host vcpu=-1 pid=-1\n' |
+	"$tmp/hyp-stat" report > "$tmp/wrap"
+cat "$tmp/wrap"
+[ "$(grep -E '^ +0 ' "$tmp/wrap" | tr -s ' ')" = " 0 0 0.000 0.001 0.00%" ]
+grep -q '^2 lines with a time stamp past 2^64 ns: not used' "$tmp/wrap"
+grep -q '^1 lines not understood' "$tmp/wrap"
+if awk '/per CPU/ { on = 1; next } on && $5 ~ /%$/ && $5 + 0 > 100' "$tmp/wrap" | grep -q .; then
+	exit 1
+fi
 # record, in binary: a tracefs stand-in (plain files) holding a real
 # recording of the remote (scripts/tests/hyp-stat-corpus/remote: the pages
 # of its per_cpu/cpuN/trace_pipe_raw, its event formats and its trace, of
@@ -254,4 +276,12 @@ grep -q 'cannot read .*/per_cpu/cpu\*/trace_pipe_raw' "$tmp/err"
 # Usage errors.
 if "$tmp/hyp-stat" bogus 2> /dev/null; then exit 1; fi
 if "$tmp/hyp-stat" report /nonexistent 2> /dev/null; then exit 1; fi
+# Built in its own directory, as its header says, it leaves nothing that
+# git or the series would take for a source.
+trap 'rm -rf "$tmp"; make -s -C tools/tracing/hyp-stat clean' EXIT
+make -s -C tools/tracing/hyp-stat > /dev/null
+[ -x tools/tracing/hyp-stat/hyp-stat ]
+if git status --porcelain -- tools/tracing/hyp-stat | grep '^??'; then exit 1; fi
+. scripts/series-lib.sh
+if added_files | grep -E '^tools/tracing/hyp-stat/(hyp-stat|.*\.o)$'; then exit 1; fi
 echo ok

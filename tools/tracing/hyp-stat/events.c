@@ -4,6 +4,7 @@
  * (its fields found by name in its format) or as a line of text, and times
  * the stays in the hypervisor, the guest exits and the function calls.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,6 +221,11 @@ static void func_ret(struct ev *e)
 	func_add(fn, (uint64_t)(us * 1000 + 0.5));
 }
 
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 void event(struct ev *e)
 {
 	const char *name = e->name;
@@ -228,9 +234,13 @@ void event(struct ev *e)
 	struct cpu_state *c = &cpus[cpu];
 	char reason[NAME_LEN], val[NAME_LEN];
 
-	/* The time this CPU was traced: its steps forward. */
+	/*
+	 * The time this CPU was traced: its steps forward, which time going
+	 * back and forth may sum past 2^64 ns; it stays at that, never below
+	 * the time in the hypervisor.
+	 */
 	if (c->seen && ts > c->last)
-		c->covered += ts - c->last;
+		c->covered = add_sat(c->covered, ts - c->last);
 	c->seen = true;
 	c->last = ts;
 	if (timeline)
@@ -270,7 +280,7 @@ void event(struct ev *e)
 		if (c->entered && (ts < c->entered || c->entered < c->last_end)) {
 			backwards++;
 		} else if (c->entered) {
-			c->total += ts - c->entered;
+			c->total = add_sat(c->total, ts - c->entered);
 			c->last_end = ts;
 			if (c->host) {
 				struct stat_row *r = row_of(&traps, -1, -1, c->class);
@@ -342,7 +352,10 @@ void event(struct ev *e)
 	}
 }
 
-/* "5906025784" (ns) or "5.906025" / "5.906025784" (seconds). */
+/*
+ * "5906025784" (ns) or "5.906025" / "5.906025784" (seconds). Past 2^64 ns
+ * (584 years) a time stamp is refused, not wrapped.
+ */
 static bool parse_ts(const char *s, uint64_t *ns)
 {
 	const char *dot = strchr(s, '.');
@@ -350,9 +363,13 @@ static bool parse_ts(const char *s, uint64_t *ns)
 	uint64_t sec, frac = 0;
 	int digits;
 
-	sec = strtoull(s, &end, 10);
-	if (end == s)
+	/* strtoull() would take a sign, and negate. */
+	if (*s < '0' || *s > '9')
 		return false;
+	errno = 0;
+	sec = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		goto past;
 	if (!dot || dot != end) {
 		*ns = sec;
 		return true;
@@ -364,8 +381,13 @@ static bool parse_ts(const char *s, uint64_t *ns)
 	}
 	for (; digits < 9; digits++)
 		frac *= 10;
+	if (sec > (UINT64_MAX - frac) / 1000000000ULL)
+		goto past;
 	*ns = sec * 1000000000ULL + frac;
 	return true;
+past:
+	ts_past++;
+	return false;
 }
 
 /*

@@ -66,7 +66,7 @@ struct table;
 /* table.c */
 extern struct table exits, traps, funcs;
 extern struct cpu_state cpus[MAX_CPUS];
-extern unsigned long lost_lines, bad_lines, bad_pages, backwards;
+extern unsigned long lost_lines, bad_lines, bad_pages, backwards, ts_past;
 struct stat_row *row_of(struct table *t, int pid, int vcpu, const char *class);
 void row_add(struct stat_row *r, uint64_t ns);
 struct vcpu_state *vcpu_of(int pid, int vcpu);

@@ -26,7 +26,7 @@ static struct table vcpus = {
 };
 
 struct cpu_state cpus[MAX_CPUS];
-unsigned long lost_lines, bad_lines, bad_pages, backwards;
+unsigned long lost_lines, bad_lines, bad_pages, backwards, ts_past;
 
 static void *xrealloc(void *p, size_t size)
 {
@@ -237,6 +237,7 @@ void report(void)
 {
 	struct stat_row *r = exits.items;
 	uint64_t all = 0;
+	double share;
 	size_t i;
 	int cpu;
 
@@ -262,9 +263,11 @@ void report(void)
 		if (!c->seen)
 			continue;
 		all += c->entries;
+		/* Stays are timed only in order, inside what was traced. */
+		share = span ? 100.0 * c->total / span : 0.0;
 		printf("%5d %10llu %12.3f %12.3f %6.2f%%\n", cpu,
 		       (unsigned long long)c->entries, c->total / 1e3, span / 1e3,
-		       span ? 100.0 * c->total / span : 0.0);
+		       share > 100.0 ? 100.0 : share);
 	}
 	if (!all)
 		printf("(no hyp_enter event: are hyp_enter and hyp_exit enabled?)\n");
@@ -273,8 +276,10 @@ void report(void)
 		       lost_lines);
 	if (backwards)
 		printf("\n%lu intervals not timed: time went backwards\n", backwards);
-	if (bad_lines)
-		printf("\n%lu lines not understood\n", bad_lines);
+	if (ts_past)
+		printf("\n%lu lines with a time stamp past 2^64 ns: not used\n", ts_past);
+	if (bad_lines > ts_past)
+		printf("\n%lu lines not understood\n", bad_lines - ts_past);
 	if (bad_pages)
 		printf("\n%lu pages not understood: their events are lost\n", bad_pages);
 }
