@@ -77,11 +77,13 @@ struct remote_event {
 };
 
 /*
- * The fields of a record, in RE_STRUCT(re_field(type, name)...). RE_STRUCT()
+ * The fields of a record, in RE_STRUCT(re_field(type, name)...), an array
+ * of a literal length in re_array(type, name, len). RE_STRUCT()
  * keeps them in parentheses, so that they pass through other macros as one
  * argument; __RE_UNPAREN drops them.
  */
 #define re_field(__type, __name)	__type __name;
+#define re_array(__type, __name, __len)	__type __name[__len];
 #define RE_STRUCT(__fields...)		(__fields)
 #define __RE_UNPAREN(__fields...)	__fields
 

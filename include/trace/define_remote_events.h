@@ -8,6 +8,7 @@
  *		RE_STRUCT(
  *			re_field(u64, value)
  *			re_field(int, other)
+ *			re_array(char, text, 16)
  *		),
  *		RE_PRINTK("value=%llu other=%d", __entry->value, __entry->other)
  *	);
@@ -57,9 +58,18 @@
  * prints the name of a value, and reads the same in the print format.
  */
 #undef re_field
+#undef re_array
 #undef RE_PRINTK
 #undef REMOTE_EVENT
 #undef __print_symbolic
+#define re_array(__type, __name, __len)					\
+	{								\
+		.type = #__type, .name = #__name "[" #__len "]",	\
+		.offset = offsetof(__re_struct, __name),		\
+		.size = sizeof(__type) * (__len),			\
+		.align = __alignof__(__type),				\
+		.is_signed = is_signed_type(__type),			\
+	},
 #define re_field(__type, __name)					\
 	{								\
 		.type = #__type, .name = #__name,			\
@@ -103,10 +113,12 @@
 
 /* 3. The events. */
 #undef re_field
+#undef re_array
 #undef RE_PRINTK
 #undef REMOTE_EVENT
 #undef __print_symbolic
 #define re_field(__type, __name)	__type __name;
+#define re_array(__type, __name, __len)	__type __name[__len];
 #define __entry REC
 #define RE_PRINTK(__fmt, __args...)	"\"" __fmt "\", " __stringify(__args)
 #define REMOTE_EVENT(__name, __id, __struct, __printk)		\

@@ -5,6 +5,7 @@
  * their vCPU ids.
  *
  *   hyp_workload [-v VCPUS] [-r ROUNDS] [-c HVCS] [-s SYSREGS] [-w WFIS]
+ *                [-m MARKERS [-t TEXT] [-H] [-D]]
  *
  * Each vCPU (1 to 4, default 1) runs ROUNDS rounds (default 3). In a round
  * the guest issues HVCS (default 5) "hvc #0" (an SMCCC call KVM answers with
@@ -16,6 +17,13 @@
  * ways, plus whatever interrupts and first-touch faults happen, except that
  * a WFI traps only if it would wait: one that finds a wake-up event already
  * pending (an interrupt for the host) completes in the guest.
+ *
+ * With -m, each round then also asks for the vendor hypervisor services
+ * (their bitmap, printed as "features") and makes MARKERS guest marker
+ * calls with TEXT (default "hyp_workload", at most 48 bytes) in x1-x6,
+ * counting those answered with success; -H hides the service from the VM
+ * first (KVM_REG_ARM_VENDOR_HYP_BMAP), as a VMM can, and -D denies the
+ * call in the VM's SMCCC filter instead.
  *
  * The guest needs no memory but its code: it runs with the MMU off, counts
  * in x4-x6 (SMCCC calls preserve x4-x17) and stores to an address no
@@ -44,7 +52,12 @@
 #define MMIO_ADDR	0x20000000UL
 #define MAX_VCPUS	4
 
-/* x4: HVCs, x5: system register reads, x6: WFIs, x7: MMIO address. */
+/*
+ * x4: HVCs, x5: system register reads, x6: WFIs, x7: MMIO address,
+ * x8: guest markers, x9-x14: their text, x15: markers answered,
+ * x16: the marker's function id, x17: the features call's, x19: what the
+ * features call returned.
+ */
 asm(".pushsection .rodata\n"
 	".balign 2048\n"
 	".globl	guest_code\n"
@@ -61,7 +74,23 @@ asm(".pushsection .rodata\n"
 	"5:	wfi\n"
 	"	subs	x6, x6, #1\n"
 	"	b.ne	5b\n"
-	"6:	str	x4, [x7]\n"
+	"6:	cbz	x8, 8f\n"
+	"	mov	x0, x17\n"
+	"	hvc	#0\n"
+	"	mov	x19, x0\n"
+	"7:	mov	x0, x16\n"
+	"	mov	x1, x9\n"
+	"	mov	x2, x10\n"
+	"	mov	x3, x11\n"
+	"	mov	x4, x12\n"
+	"	mov	x5, x13\n"
+	"	mov	x6, x14\n"
+	"	hvc	#0\n"
+	"	cbnz	x0, 9f\n"
+	"	add	x15, x15, #1\n"
+	"9:	subs	x8, x8, #1\n"
+	"	b.ne	7b\n"
+	"8:	str	x4, [x7]\n"
 	"	b	0b\n"
 	/* VBAR_EL1: any exception is reported as a store to MMIO_ADDR + 8. */
 	"	.balign	2048\n"
@@ -94,7 +123,27 @@ struct vcpu {
 };
 
 static struct vcpu vcpus[MAX_VCPUS];
-static int nr_vcpus = 1, nr_rounds = 3, nr_hvc = 5, nr_sysreg = 2, nr_wfi = 1;
+static int nr_vcpus = 1, nr_rounds = 3, nr_hvc = 5, nr_sysreg = 2, nr_wfi = 1, nr_marker;
+static int hide_marker, deny_marker;
+static uint64_t marker_text[6];
+
+/* The vendor hypervisor calls: features, and the guest marker (31). */
+#define KVM_FEATURES_FUNC_ID	0x86000000UL
+#define GUEST_MARKER_FUNC_ID	0xc600001fUL
+#define GUEST_MARKER_BIT	31
+
+/* The SMCCC filter of a VM (uapi since 6.4; older libc headers lack it). */
+#ifndef KVM_ARM_VM_SMCCC_CTRL
+#define KVM_ARM_VM_SMCCC_CTRL	0
+#define KVM_ARM_VM_SMCCC_FILTER	0
+struct kvm_smccc_filter {
+	uint32_t base;
+	uint32_t nr_functions;
+	uint8_t action;
+	uint8_t pad[15];
+};
+#endif
+#define SMCCC_FILTER_DENY	1
 static int done;
 
 static int set_reg(int fd, uint64_t id, uint64_t val)
@@ -102,6 +151,15 @@ static int set_reg(int fd, uint64_t id, uint64_t val)
 	struct kvm_one_reg reg = { .id = id, .addr = (uint64_t)&val };
 
 	return ioctl(fd, KVM_SET_ONE_REG, &reg);
+}
+
+static uint64_t get_reg(int fd, uint64_t id)
+{
+	uint64_t val = 0;
+	struct kvm_one_reg reg = { .id = id, .addr = (uint64_t)&val };
+
+	ioctl(fd, KVM_GET_ONE_REG, &reg);
+	return val;
 }
 
 #define VBAR_EL1	ARM64_SYS_REG(3, 0, 12, 0, 0)
@@ -126,7 +184,8 @@ static void *vcpu_thread(void *arg)
 	for (round = 0; round < nr_rounds; round++) {
 		if (set_reg(v->fd, CORE_REG(regs.regs[4]), nr_hvc) ||
 		    set_reg(v->fd, CORE_REG(regs.regs[5]), nr_sysreg) ||
-		    set_reg(v->fd, CORE_REG(regs.regs[6]), nr_wfi)) {
+		    set_reg(v->fd, CORE_REG(regs.regs[6]), nr_wfi) ||
+		    set_reg(v->fd, CORE_REG(regs.regs[8]), nr_marker)) {
 			v->error = errno;
 			return NULL;
 		}
@@ -237,12 +296,13 @@ int main(int argc, char **argv)
 	struct kvm_userspace_memory_region region;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct kvm_vcpu_init init;
-	int kvm, vm, opt, i, ret = 0;
+	int kvm, vm, opt, i, r, ret = 0;
 	pthread_t waker;
 	size_t run_size;
 	void *mem;
 
-	while ((opt = getopt(argc, argv, "v:r:c:s:w:")) != -1) {
+	memcpy(marker_text, "hyp_workload", 12);
+	while ((opt = getopt(argc, argv, "v:r:c:s:w:m:t:HD")) != -1) {
 		int err;
 
 		switch (opt) {
@@ -260,6 +320,23 @@ int main(int argc, char **argv)
 			break;
 		case 'w':
 			err = number(optarg, 0, 1000000, &nr_wfi);
+			break;
+		case 'm':
+			err = number(optarg, 0, 1000000, &nr_marker);
+			break;
+		case 't':
+			/* Up to 48 bytes; the hypervisor keeps 47. */
+			memset(marker_text, 0, sizeof(marker_text));
+			memcpy(marker_text, optarg, strnlen(optarg, sizeof(marker_text)));
+			err = 0;
+			break;
+		case 'H':
+			hide_marker = 1;
+			err = 0;
+			break;
+		case 'D':
+			deny_marker = 1;
+			err = 0;
 			break;
 		default:
 			err = -1;
@@ -312,8 +389,42 @@ int main(int argc, char **argv)
 		v->run = mmap(NULL, run_size, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd, 0);
 		if (v->run == MAP_FAILED || set_reg(v->fd, CORE_REG(regs.pc), GUEST_BASE) ||
 		    set_reg(v->fd, CORE_REG(regs.regs[7]), MMIO_ADDR) ||
+		    set_reg(v->fd, CORE_REG(regs.regs[16]), GUEST_MARKER_FUNC_ID) ||
+		    set_reg(v->fd, CORE_REG(regs.regs[17]), KVM_FEATURES_FUNC_ID) ||
 		    set_reg(v->fd, VBAR_EL1, GUEST_BASE + 0x800)) {
 			perror("vCPU setup");
+			return 1;
+		}
+		for (r = 0; r < 6; r++) {
+			if (set_reg(v->fd, CORE_REG(regs.regs[9 + r]), marker_text[r])) {
+				perror("vCPU setup");
+				return 1;
+			}
+		}
+	}
+	/* Or denies the call in its SMCCC filter, leaving it in the bitmap. */
+	if (deny_marker) {
+		struct kvm_smccc_filter filter = {
+			.base = GUEST_MARKER_FUNC_ID, .nr_functions = 1,
+			.action = SMCCC_FILTER_DENY,
+		};
+		struct kvm_device_attr attr = {
+			.group = KVM_ARM_VM_SMCCC_CTRL, .attr = KVM_ARM_VM_SMCCC_FILTER,
+			.addr = (uint64_t)&filter,
+		};
+
+		if (ioctl(vm, KVM_SET_DEVICE_ATTR, &attr)) {
+			perror("KVM_ARM_VM_SMCCC_FILTER");
+			return 1;
+		}
+	}
+	/* The VMM hides the guest marker from the VM, before it runs. */
+	if (hide_marker) {
+		uint64_t bmap = get_reg(vcpus[0].fd, KVM_REG_ARM_VENDOR_HYP_BMAP);
+
+		if (set_reg(vcpus[0].fd, KVM_REG_ARM_VENDOR_HYP_BMAP,
+			    bmap & ~(1UL << GUEST_MARKER_BIT))) {
+			perror("KVM_REG_ARM_VENDOR_HYP_BMAP");
 			return 1;
 		}
 	}
@@ -328,6 +439,11 @@ int main(int argc, char **argv)
 		       v->id, v->tid, nr_hvc * nr_rounds, nr_sysreg * nr_rounds,
 		       nr_wfi * nr_rounds, v->mmio_exits, v->interrupted, v->elapsed_us,
 		       v->error ? " error: " : "", v->error ? strerror(v->error) : "");
+		if (nr_marker)
+			printf("vcpu %d: marker=%d answered=%llu features=0x%llx\n", v->id,
+			       nr_marker * nr_rounds,
+			       (unsigned long long)get_reg(v->fd, CORE_REG(regs.regs[15])),
+			       (unsigned long long)get_reg(v->fd, CORE_REG(regs.regs[19])));
 		if (v->error || v->mmio_exits != (unsigned long)nr_rounds)
 			ret = 1;
 	}
@@ -337,7 +453,8 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr,
-		"usage: %s [-v VCPUS (1-%d)] [-r ROUNDS] [-c HVCS] [-s SYSREGS] [-w WFIS]\n",
+		"usage: %s [-v VCPUS (1-%d)] [-r ROUNDS] [-c HVCS] [-s SYSREGS] [-w WFIS]\n"
+		"          [-m MARKERS [-t TEXT] [-H] [-D]]\n",
 		argv[0], MAX_VCPUS);
 	return 2;
 }

@@ -197,6 +197,25 @@ HYP_EVENT(hyp_printk,
 		  __entry->a0, __entry->a1, __entry->a2, __entry->a3)
 )
 
+/*
+ * A mark a guest wrote into the hypervisor's trace (the guest marker
+ * hypercall): @text is what it gave, up to 47 bytes, made printable at EL2.
+ */
+HYP_EVENT(guest_marker,
+	HE_PROTO(struct kvm_vcpu *vcpu, const char *text),
+	HE_STRUCT(
+		he_field(int, vcpu)
+		he_field(int, pid)
+		he_array(char, text, 48)
+	),
+	HE_ASSIGN(
+		__entry->vcpu = vcpu->vcpu_id;
+		__entry->pid = vcpu->arch.run_pid;
+		memcpy(__entry->text, text, sizeof(__entry->text));
+	),
+	HE_PRINTK("vcpu=%d pid=%d text=%.48s", __entry->vcpu, __entry->pid, __entry->text)
+)
+
 #ifdef CONFIG_NVHE_EL2_FTRACE
 /*
  * Function tracing (set_ftrace_filter): the traced function at ip was called

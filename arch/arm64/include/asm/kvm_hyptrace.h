@@ -42,6 +42,7 @@ enum hyp_reason {
 #define HE_PROTO(__args...)		__args
 #define HE_STRUCT(__fields...)		RE_STRUCT(__fields)
 #define he_field(__type, __name)	re_field(__type, __name)
+#define he_array(__type, __name, __len) re_array(__type, __name, __len)
 #define HE_ASSIGN(__code...)		__code
 #define HE_PRINTK(__fmt, __args...)	RE_PRINTK(__fmt, ##__args)
 
