@@ -191,6 +191,22 @@ for k, v in tracks.items():
     for a, b in zip(v, v[1:]):
         assert a["ts"] + a["dur"] <= b["ts"] + 1e-9, (k, a, b)
 EOF2
+# Guest markers: counted, and on the track of their vCPU in the timeline,
+# with their text (quotes and backslashes included) whole.
+printf '%b' '[000]\t    0.100000: hyp_enter reason=guest_exit vcpu=1 pid=55\n' \
+'[000]\t    0.100001: vcpu_exit vcpu=1 pid=55 code=trap ec=hvc64 esr=0x5a000000\n' \
+'[000]\t    0.100002: guest_marker vcpu=1 pid=55 text=initcall "device" \\ text=x\n' \
+'[000]\t    0.100003: hyp_exit reason=eret_guest vcpu=1 pid=55\n' |
+	"$tmp/hyp-stat" report --timeline "$tmp/m.json" > "$tmp/marker"
+grep -q '^1 guest markers' "$tmp/marker"
+python3 - "$tmp/m.json" <<'EOF2'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+i = [e for e in ev if e["ph"] == "i"]
+assert len(i) == 1, i
+assert (i[0]["pid"], i[0]["tid"], i[0]["ts"]) == (55, 1000001, 100002.0), i
+assert i[0]["name"] == 'initcall "device" \\ text=x', i
+EOF2
 # Time stamps near 2^64 ns (584 years): those past it are refused, with a
 # clear message, rather than wrapped into the "traced" column (a negative
 # one is not understood); one below it

@@ -106,6 +106,32 @@ static bool ev_str(struct ev *e, const char *key, char *val, size_t len)
 	return field(ev_text(e), key, val, len);
 }
 
+/*
+ * The text of a guest marker: its "text" field in binary (a char array, up
+ * to its NUL), or what follows "text=" to the end of the line.
+ */
+static bool ev_marker_text(struct ev *e, char *val, size_t len)
+{
+	struct tep_format_field *f;
+	const char *p;
+
+	if (!e->tev) {
+		p = strstr(e->text, "text=");
+		while (p && p != e->text && p[-1] != ' ')
+			p = strstr(p + 1, "text=");
+		if (!p)
+			return false;
+		snprintf(val, len, "%s", p + 5);
+		return true;
+	}
+	f = tep_find_any_field(e->tev, "text");
+	if (!f || !(f->flags & TEP_FIELD_IS_ARRAY) || f->offset + f->size > e->rec->size)
+		return false;
+	p = (const char *)e->rec->data + f->offset;
+	snprintf(val, len, "%.*s", (int)strnlen(p, f->size), p);
+	return true;
+}
+
 /* Add "name":"fields" of @e to the arguments of the stay open on @c. */
 static void timeline_arg(struct cpu_state *c, struct ev *e)
 {
@@ -332,6 +358,13 @@ void event(struct ev *e)
 		row_of(&exits, v->pid, v->vcpu, val)->count++;
 		if (c->entered)
 			timeline_arg(c, e);
+	} else if (!strcmp(name, "guest_marker")) {
+		struct vcpu_state *v = vcpu_of(ev_int(e, "pid", -1),
+					       ev_int(e, "vcpu", -1));
+
+		guest_markers++;
+		if (timeline && ev_marker_text(e, val, sizeof(val)))
+			timeline_instant(v->pid, 1000000L + v->vcpu, val, ts);
 	} else if (!strcmp(name, "host_hcall") && c->entered && c->host) {
 		/* Named if the host knew it ("name=0x13" if not), else by number. */
 		if ((ev_str(e, "name", val, sizeof(val)) && strncmp(val, "0x", 2)) ||

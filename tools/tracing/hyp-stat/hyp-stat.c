@@ -8,7 +8,8 @@
  *   hyp-stat report [--timeline JSON] [FILE]
  *
  * "record" traces the hypervisor while COMMAND runs (hyp_enter, hyp_exit,
- * vcpu_exit, host_hcall, host_smc and host_mem_abort), reading the remote's
+ * vcpu_exit, host_hcall, host_smc, host_mem_abort, and guest_marker where
+ * the remote has it), reading the remote's
  * per_cpu/cpuN/trace_pipe_raw in binary as it goes, then prints the report;
  * -o also saves the events as text, which "report" reads back.
  * "report" reads a trace.dat (trace-cmd record, trace-remote-record) in
@@ -46,7 +47,8 @@
  * (ui.perfetto.dev, chrome://tracing): a track "pkVM Hypervisor CPU N" per
  * CPU with a slice per stay in the hypervisor, named by its reason and with
  * the events' fields as arguments, and a track per vCPU with its guest-run
- * slices ("guest") and its exits (the exit class), timed as in the report.
+ * slices ("guest") and its exits (the exit class), timed as in the report,
+ * and the guest's markers as instants named by their text.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -400,6 +402,10 @@ static int record(int argc, char **argv)
 	/* Function tracing: only what set_ftrace_filter lists, none by default. */
 	snprintf(path, sizeof(path), "%s/events/hypervisor/func_ret/enable", remote_dir);
 	if (!access(path, W_OK) && write_file("events/hypervisor/func_ret/enable", "1"))
+		return 1;
+	/* The guests' markers, where the hypervisor has them. */
+	snprintf(path, sizeof(path), "%s/events/hypervisor/guest_marker/enable", remote_dir);
+	if (!access(path, W_OK) && write_file("events/hypervisor/guest_marker/enable", "1"))
 		return 1;
 	/* The remote's own formats: its events/ and events/header_page. */
 	tep = tep_alloc();

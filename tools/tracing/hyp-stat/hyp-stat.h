@@ -66,7 +66,7 @@ struct table;
 /* table.c */
 extern struct table exits, traps, funcs;
 extern struct cpu_state cpus[MAX_CPUS];
-extern unsigned long lost_lines, bad_lines, bad_pages, backwards, ts_past;
+extern unsigned long lost_lines, bad_lines, bad_pages, backwards, ts_past, guest_markers;
 struct stat_row *row_of(struct table *t, int pid, int vcpu, const char *class);
 void row_add(struct stat_row *r, uint64_t ns);
 struct vcpu_state *vcpu_of(int pid, int vcpu);
@@ -84,6 +84,7 @@ extern FILE *timeline;
 void json_str(FILE *f, const char *s);
 void timeline_slice(int pid, long tid, const char *name, uint64_t from, uint64_t to,
 		    const char *args);
+void timeline_instant(int pid, long tid, const char *name, uint64_t ts);
 void timeline_name_cpu(int cpu);
 void timeline_name_vcpu(int pid, int vcpu);
 int open_timeline(const char *path);

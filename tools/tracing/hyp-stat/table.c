@@ -26,7 +26,7 @@ static struct table vcpus = {
 };
 
 struct cpu_state cpus[MAX_CPUS];
-unsigned long lost_lines, bad_lines, bad_pages, backwards, ts_past;
+unsigned long lost_lines, bad_lines, bad_pages, backwards, ts_past, guest_markers;
 
 static void *xrealloc(void *p, size_t size)
 {
@@ -271,6 +271,8 @@ void report(void)
 	}
 	if (!all)
 		printf("(no hyp_enter event: are hyp_enter and hyp_exit enabled?)\n");
+	if (guest_markers)
+		printf("\n%lu guest markers (on the vCPU tracks of the timeline)\n", guest_markers);
 	if (lost_lines)
 		printf("\n%lu LOST marks: intervals open across them are not counted\n",
 		       lost_lines);

@@ -104,6 +104,16 @@ void timeline_slice(int pid, long tid, const char *name, uint64_t from, uint64_t
 	fprintf(timeline, "}");
 }
 
+/* A mark at @ts on a thread's track: Perfetto shows an arrow there. */
+void timeline_instant(int pid, long tid, const char *name, uint64_t ts)
+{
+	fprintf(timeline, ",\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%ld,\"name\":\"",
+		pid, tid);
+	json_str(timeline, name);
+	fprintf(timeline, "\",\"ts\":%llu.%03llu}", (unsigned long long)(ts / 1000),
+		(unsigned long long)(ts % 1000));
+}
+
 void timeline_name_cpu(int cpu)
 {
 	char args[64];
