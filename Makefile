@@ -7,7 +7,7 @@
 #   make check    build, then run every host and guest test
 #
 # The kernel tree under build/linux is the pristine base + the files this repo
-# adds (arch/ include/ kernel/ tools/ Documentation/) + the patches listed in
+# adds (arch/ drivers/ include/ kernel/ tools/ Documentation/) + the patches listed in
 # patches/series.  Only files whose content changed are rewritten, so editing
 # one added file rebuilds one object.
 

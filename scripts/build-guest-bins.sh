@@ -46,5 +46,6 @@ remote_reader tools/testing/selftests/ftrace/remote_reader.c
 remote_race tools/testing/selftests/ftrace/remote_race.c
 remote_stall tools/testing/selftests/ftrace/remote_stall.c
 hyp_workload tools/tracing/hyp_workload.c
+guest_boot tools/testing/guest_boot/guest_boot.c
 hyp-stat tools/tracing/hyp-stat/hyp-stat.c tools/tracing/hyp-stat/events.c tools/tracing/hyp-stat/table.c tools/tracing/hyp-stat/timeline.c
 LIST

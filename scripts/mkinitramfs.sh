@@ -17,6 +17,14 @@ ln -s lib "$root/lib64" 2>/dev/null || true
 cp scripts/guest/init "$root/init"
 cp scripts/guest/*.sh "$root/usr/share/guest/" 2>/dev/null || true
 cp scripts/guest/*.list "$root/usr/share/guest/" 2>/dev/null || true
+# The KVM guest of the guest boot tests: this Image, and an initramfs of
+# busybox and scripts/guest/vm-init.
+mkdir -p "$root/usr/share/guest/vm"
+cp "$IMAGE" "$root/usr/share/guest/vm/Image"
+printf '%s\n' "dir /dev 0755 0 0" "nod /dev/console 0600 0 0 c 5 1" "nod /dev/kmsg 0644 0 0 c 1 11" \
+	"dir /bin 0755 0 0" "file /bin/busybox build/pkgroot/bin/busybox 0755 0 0" \
+	"file /init scripts/guest/vm-init 0755 0 0" |
+	"$OBJ/usr/gen_init_cpio" -t 0 - > "$root/usr/share/guest/vm/initramfs.cpio"
 echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"
 

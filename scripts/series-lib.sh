@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 # Helpers shared by the scripts that read patches/mails and patches/series.
 
-ADDED_DIRS="arch include kernel tools Documentation"
+ADDED_DIRS="arch drivers include kernel tools Documentation"
 
 # Files the repo adds to the kernel tree, sorted.
 added_files() {

@@ -6,7 +6,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 top=$(pwd)
 cp -a scripts patches "$tmp/"
-for d in arch include kernel tools Documentation; do
+for d in arch drivers include kernel tools Documentation; do
 	[ -d "$d" ] && cp -a "$d" "$tmp/"
 done
 cat > "$tmp/patches/9999-broken.patch" <<'P'

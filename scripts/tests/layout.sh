@@ -7,7 +7,7 @@
 set -uo pipefail
 git rev-parse --is-inside-work-tree > /dev/null 2>&1 || exit 4
 
-allowed='^(Makefile|README|MAINTAINERS|\.gitignore|\.ci/|arch/|include/|kernel/|tools/|Documentation/|patches/|scripts/)'
+allowed='^(Makefile|README|MAINTAINERS|\.gitignore|\.ci/|arch/|drivers/|include/|kernel/|tools/|Documentation/|patches/|scripts/)'
 stray=$(git ls-files | grep -vE "$allowed")
 rc=0
 if [ -n "$stray" ]; then
@@ -17,7 +17,7 @@ if [ -n "$stray" ]; then
 fi
 
 # Every file the series adds is in exactly one mail of patches/mails.
-unlisted=$(git ls-files arch include kernel tools Documentation |
+unlisted=$(git ls-files arch drivers include kernel tools Documentation |
 	while read -r f; do
 		n=$(grep -cxF "$f" patches/mails)
 		[ "$n" -eq 1 ] || echo "$f (in $n mails)"
