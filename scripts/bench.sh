@@ -163,6 +163,10 @@ cat build/bench/rb.out build/bench/latency.out build/bench/latency1.out \
 		ev = best["event,on"] - best["event,off"]
 		printf "one event at EL2 (write_event hypercall, selftest on minus off, %s): best %d, median %d\n",
 			unit, ev, med["event,on"] - med["event,off"]
+		if ("marker,off" in best)
+			printf "guest marker call, answered at EL2 (%s/call): event off best %d, on best %d (the event: %d); a guest HVC answered by the host (exit loop, disabled): %d\n",
+				unit, best["marker,off"], best["marker,on"],
+				best["marker,on"] - best["marker,off"], best["exit,disabled"]
 		fe = best["ftrace,func"] - best["ftrace,off"]
 		fr = best["ftrace,funcret"] - best["ftrace,off"]
 		if ("ftrace,off" in best) {

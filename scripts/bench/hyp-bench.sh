@@ -20,6 +20,12 @@ guest_exits() {
 	echo $((us * 1000 / exits))
 }
 
+markers() { # guest marker calls, answered at EL2
+	us=$(hyp_workload -v 1 -r 1 -c 0 -s 0 -w 0 -m $exits -t bench |
+		sed -n 's/.* us=\([0-9]*\).*/\1/p')
+	echo $((us * 1000 / exits))
+}
+
 add() { # name mode value
 	echo "$3" >> /tmp/bench.$1.$2
 }
@@ -80,6 +86,24 @@ if [ -d $hyp ]; then
 	echo 0 > events/enable
 	report event off
 	report event on
+fi
+
+# The guest marker: 20000 calls of a guest, answered at EL2, with the
+# guest_marker event off, then on.
+if [ -d $hyp/events/hypervisor/guest_marker ]; then
+	rm -f /tmp/bench.*
+	echo 1 > tracing_on
+	for run in 1 2 3 4 5; do
+		echo 0 > events/hypervisor/guest_marker/enable
+		add marker off "$(markers)"
+		echo 1 > events/hypervisor/guest_marker/enable
+		add marker on "$(markers)"
+		echo 0 > trace
+	done
+	echo 0 > tracing_on
+	echo 0 > events/enable
+	report marker off
+	report marker on
 fi
 
 # Function tracing (CONFIG_NVHE_EL2_FTRACE): the same write_event loop, its

@@ -48,6 +48,36 @@ grep -q '^1 LOST marks' "$tmp/report"
 grep -q '^1 lines not understood' "$tmp/report"
 # Standard input, and the same figures.
 "$tmp/hyp-stat" report < "$tmp/events" | cmp - "$tmp/report"
+# Per VM: the VMs "record" noted (two vCPU threads of VM 60) and a
+# thread of a VM not noted, its own; the timeline's tracks go by VM.
+printf '%b' \
+'# hyp-stat: vCPU thread 61 of VM 60 (vmm"a)\n' \
+'# hyp-stat: vCPU thread 62 of VM 60 (vmm"a)\n' \
+'[000]\t    0.100000: hyp_enter reason=guest_exit vcpu=0 pid=61\n' \
+'[000]\t    0.100001: vcpu_exit vcpu=0 pid=61 code=trap ec=hvc64 esr=0x5a000000\n' \
+'[000]\t    0.100002: guest_marker vcpu=0 pid=61 text=hello\n' \
+'[000]\t    0.100003: hyp_exit reason=eret_guest vcpu=0 pid=61\n' \
+'[001]\t    0.100010: hyp_enter reason=guest_exit vcpu=1 pid=62\n' \
+'[001]\t    0.100011: vcpu_exit vcpu=1 pid=62 code=trap ec=sys64 esr=0x62000000\n' \
+'[001]\t    0.100015: hyp_exit reason=eret_guest vcpu=1 pid=62\n' \
+'[001]\t    0.100020: hyp_enter reason=guest_exit vcpu=0 pid=70\n' \
+'[001]\t    0.100021: vcpu_exit vcpu=0 pid=70 code=trap ec=wfx esr=0x4a000000\n' \
+'[001]\t    0.100025: hyp_exit reason=eret_guest vcpu=0 pid=70\n' > "$tmp/vms"
+"$tmp/hyp-stat" report --timeline "$tmp/vms.json" "$tmp/vms" | tee "$tmp/vms.report"
+vm_row() { # vm
+	awk -v vm="$1" '/^Per VM/ { on = 1; next } on && !NF { on = 0 } on && $1 == vm' \
+		"$tmp/vms.report" | tr -s ' ' | sed 's/^ //'
+}
+[ "$(vm_row 60)" = '60 vmm"a 2 2 8.000 1' ]
+[ "$(vm_row 70)" = '70 ? 1 1 5.000 0' ]
+python3 - "$tmp/vms.json" <<'EOF2'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+procs = {e["pid"]: e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "process_name"}
+assert procs[60] == 'VM 60 (vmm"a)' and procs[70] == "VM of vCPU thread 70", procs
+tracks = {(e["pid"], e["tid"]) for e in ev if e["ph"] in "Xi" and e["pid"] != 1}
+assert tracks == {(60, 1000000), (60, 1000001), (70, 1000000)}, tracks
+EOF2
 # Nearest-rank p99 of 1..200 us: 198.
 for i in $(seq 1 200); do
 	printf '[002]\t %d.000000: hyp_enter reason=hvc vcpu=-1 pid=-1\n' $((i * 2))
@@ -246,8 +276,10 @@ done
 "$tmp/hyp-stat" record -t "$tmp/fs" -k "$remote/kallsyms" -o "$tmp/saved" -- true > "$tmp/rec"
 cat "$tmp/rec"
 "$tmp/hyp-stat" report "$tmp/saved" | cmp - "$tmp/rec"
-counts() { # the rows to their counts (the text has times to the us)
-	awk '/^[A-Z]/ { t = $1; h = 1; next } h { h = 0; next }
+counts() { # the rows to their counts (the text has times to the us), not
+	# per VM: "record" finds the VMs of the vCPU threads among this host's
+	# processes, if it has those pids.
+	awk '/^[A-Z]/ { t = $1; h = 1; next } h { h = 0; next } t == "Per" { next }
 		NF > 4 { $(NF - 4) = $(NF - 3) = $(NF - 2) = $(NF - 1) = $NF = ""; print t, $0 }' "$1"
 }
 "$tmp/hyp-stat" report "$remote/trace.txt" > "$tmp/text"
@@ -263,9 +295,11 @@ for t in 'Guest exits' 'Host traps' 'Hypervisor functions' 'Time in the hypervis
 		on == 2 { ok = NF >= 5; on = 3 } END { exit !ok }' "$tmp/rec"
 done
 # Every event is read once, in order, with the fields the remote's own
-# text shows (to the us; functions with the kallsyms prefix).
-sed 's/^\(\[...\]\)\t *\([0-9]*\.[0-9]\{6\}\)[0-9]*: /\1 \2 /; s/ __kvm_nvhe_/ /' \
-	"$tmp/saved" > "$tmp/saved.us"
+# text shows (to the us; functions with the kallsyms prefix), after the
+# notes of the VMs of the vCPU threads (this host's processes, if any).
+grep -v '^# hyp-stat: vCPU thread [0-9]* of VM ' "$tmp/saved" |
+	sed 's/^\(\[...\]\)\t *\([0-9]*\.[0-9]\{6\}\)[0-9]*: /\1 \2 /; s/ __kvm_nvhe_/ /' \
+	> "$tmp/saved.us"
 sed 's/^\(\[...\]\)\t *\([0-9.]*\): /\1 \2 /' "$remote/trace.txt" | cmp - "$tmp/saved.us"
 [ "$(wc -l < "$tmp/saved.us")" -eq 838 ]
 # The same pages under the host_hcall format of a kernel that names the
@@ -283,7 +317,7 @@ if grep -qE '^hvc [0-9]' "$tmp/rec"; then exit 1; fi
 mv "$remote/per_cpu/cpu1" "$remote/per_cpu/cpu300"
 "$tmp/hyp-stat" record -t "$tmp/fs" -k "$remote/kallsyms" -o "$tmp/cpu300" -- true > /dev/null
 [ "$(grep -c '^\[300\]' "$tmp/cpu300")" -eq "$(grep -c '^\[001\]' "$remote/trace.txt")" ]
-[ "$(wc -l < "$tmp/cpu300")" -eq 838 ]
+[ "$(grep -vc "^# hyp-stat: vCPU thread" "$tmp/cpu300")" -eq 838 ]
 # A remote with no trace_pipe_raw: a clear error, the command not run.
 rm -r "$remote/per_cpu"
 if "$tmp/hyp-stat" record -t "$tmp/fs" -- touch "$tmp/ran" 2> "$tmp/err"; then exit 1; fi

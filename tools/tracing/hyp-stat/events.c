@@ -287,7 +287,7 @@ void event(struct ev *e)
 
 			if (v->running && ts >= v->running && v->running >= v->last_end) {
 				if (timeline)
-					timeline_slice(v->pid, 1000000L + v->vcpu, "guest",
+					timeline_slice(v->vm, 1000000L + v->vcpu, "guest",
 						       v->running, ts, NULL);
 				v->last_end = ts;
 			}
@@ -337,8 +337,8 @@ void event(struct ev *e)
 					r->count++;
 				row_add(r, ts - v->since);
 				if (timeline)
-					timeline_slice(pid, 1000000L + vcpu, v->class, v->since, ts,
-						       NULL);
+					timeline_slice(v->vm, 1000000L + vcpu, v->class,
+						       v->since, ts, NULL);
 			}
 			v->since = 0;
 			v->running = ts;
@@ -363,8 +363,9 @@ void event(struct ev *e)
 					       ev_int(e, "vcpu", -1));
 
 		guest_markers++;
+		v->markers++;
 		if (timeline && ev_marker_text(e, val, sizeof(val)))
-			timeline_instant(v->pid, 1000000L + v->vcpu, val, ts);
+			timeline_instant(v->vm, 1000000L + v->vcpu, val, ts);
 	} else if (!strcmp(name, "host_hcall") && c->entered && c->host) {
 		/* Named if the host knew it ("name=0x13" if not), else by number. */
 		if ((ev_str(e, "name", val, sizeof(val)) && strncmp(val, "0x", 2)) ||
@@ -442,8 +443,15 @@ static void parse_line(char *line)
 		lost(cpu >= 0 && cpu < MAX_CPUS ? cpu : -1);
 		return;
 	}
-	if (!p || *line == '#')
+	if (!p || *line == '#') {
+		int pid, vm;
+		char comm[16];
+
+		if (sscanf(line, "# hyp-stat: vCPU thread %d of VM %d (%15[^)])",
+			   &pid, &vm, comm) == 3)
+			vm_note(pid, vm, comm);
 		return;
+	}
 	cpu = strtol(p + 1, &q, 10);
 	if (q == p + 1 || *q != ']' || cpu < 0 || cpu >= MAX_CPUS)
 		goto bad;

@@ -34,6 +34,10 @@
  * while traced (a vCPU's last exit may never be).
  * Host traps: from an entry from the host (hvc, smc, host_abort) to the
  * next exit on that CPU, per hypercall id, SMC function id or abort.
+ * Per VM: its vCPU threads, their exits, the time in them and their
+ * markers. A VM is its VMM's process: "record" finds it in /proc and notes
+ * it in what -o saves; elsewhere, and for a thread gone before its first
+ * event was read, each vCPU thread counts as a VM.
  * Per CPU: the entries and the time between each entry and its exit.
  * Hypervisor functions, with function tracing (func_ret): per function
  * traced, the calls that returned and their times, as function_profile
@@ -48,7 +52,8 @@
  * CPU with a slice per stay in the hypervisor, named by its reason and with
  * the events' fields as arguments, and a track per vCPU with its guest-run
  * slices ("guest") and its exits (the exit class), timed as in the report,
- * and the guest's markers as instants named by their text.
+ * and the guest's markers as instants named by their text; the vCPUs of a
+ * VM are the threads of one process.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -428,6 +433,8 @@ static int record(int argc, char **argv)
 			return 1;
 		}
 	}
+	vms_from_proc = true;
+	vm_notes = save;
 	if (write_file("tracing_on", "1"))
 		return 1;
 

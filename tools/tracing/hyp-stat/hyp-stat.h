@@ -29,6 +29,8 @@ struct stat_row {
 
 struct vcpu_state {
 	int		pid, vcpu;
+	int		vm;			/* its VMM's pid, or its own */
+	unsigned long	markers;
 	uint64_t	since;			/* 0: not in an exit */
 	uint64_t	running;		/* 0: not known to run */
 	uint64_t	last_end;		/* end of its last slice */
@@ -70,6 +72,9 @@ extern unsigned long lost_lines, bad_lines, bad_pages, backwards, ts_past, guest
 struct stat_row *row_of(struct table *t, int pid, int vcpu, const char *class);
 void row_add(struct stat_row *r, uint64_t ns);
 struct vcpu_state *vcpu_of(int pid, int vcpu);
+extern bool vms_from_proc;
+extern FILE *vm_notes;
+void vm_note(int pid, int vm, const char *comm);
 void report(void);
 
 /* events.c */
@@ -86,7 +91,7 @@ void timeline_slice(int pid, long tid, const char *name, uint64_t from, uint64_t
 		    const char *args);
 void timeline_instant(int pid, long tid, const char *name, uint64_t ts);
 void timeline_name_cpu(int cpu);
-void timeline_name_vcpu(int pid, int vcpu);
+void timeline_name_vcpu(int vm, int pid, int vcpu, const char *comm);
 int open_timeline(const char *path);
 int close_timeline(void);
 

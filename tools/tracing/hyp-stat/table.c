@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "hyp-stat.h"
 
@@ -36,6 +37,73 @@ static void *xrealloc(void *p, size_t size)
 		exit(1);
 	}
 	return p;
+}
+
+/*
+ * The VM of each vCPU thread is its VMM's process: "record" finds it in
+ * /proc (vms_from_proc) when it first sees the thread, and notes it in the
+ * text it saves (vm_notes) as a comment that "report" reads back.
+ */
+struct vm_of_thread {
+	int	pid, vm;
+	char	comm[16];
+};
+
+static struct vm_of_thread *vm_threads;
+static size_t nr_vm_threads;
+bool vms_from_proc;
+FILE *vm_notes;
+
+void vm_note(int pid, int vm, const char *comm)
+{
+	struct vm_of_thread *t;
+	size_t i;
+
+	vm_threads = xrealloc(vm_threads, (nr_vm_threads + 1) * sizeof(*vm_threads));
+	t = &vm_threads[nr_vm_threads++];
+	t->pid = pid;
+	t->vm = vm;
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	for (i = 0; t->comm[i]; i++)
+		if (t->comm[i] < ' ' || t->comm[i] > '~' || t->comm[i] == ')')
+			t->comm[i] = '?';
+	if (vm_notes)
+		fprintf(vm_notes, "# hyp-stat: vCPU thread %d of VM %d (%s)\n", pid, vm, t->comm);
+}
+
+static void vm_from_proc(int pid)
+{
+	char path[64], line[128], comm[16] = "?";
+	int vm = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && sscanf(line, "Tgid: %d", &vm) != 1)
+		;
+	fclose(f);
+	if (vm <= 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/comm", vm);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = 0;
+		fclose(f);
+	}
+	vm_note(pid, vm, comm);
+}
+
+static struct vm_of_thread *vm_of(int pid)
+{
+	size_t i;
+
+	for (i = nr_vm_threads; i--;)
+		if (vm_threads[i].pid == pid)
+			return &vm_threads[i];
+	return NULL;
 }
 
 static uint64_t hash_key(int pid, int vcpu, const char *class)
@@ -154,12 +222,19 @@ struct vcpu_state *vcpu_of(int pid, int vcpu)
 			break;
 	}
 	if (i == NONE) {
+		struct vm_of_thread *t = vm_of(pid);
+
+		if (!t && vms_from_proc && pid > 0) {
+			vm_from_proc(pid);
+			t = vm_of(pid);
+		}
 		v = add_item(&vcpus, head);
 		v->pid = pid;
 		v->vcpu = vcpu;
+		v->vm = t ? t->vm : pid;
 		v->lost_gen = lost_lines;
 		if (timeline)
-			timeline_name_vcpu(pid, vcpu);
+			timeline_name_vcpu(v->vm, pid, vcpu, t ? t->comm : NULL);
 	}
 	/* Events were lost since it was last seen: what it had open is void. */
 	if (v->lost_gen != lost_lines) {
@@ -233,6 +308,43 @@ static void print_named(struct table *t, int (*cmp)(const void *, const void *),
 	printf("\n");
 }
 
+/* Per VM: its vCPUs, their exits, time in them and markers. */
+static void report_vms(void)
+{
+	struct vcpu_state *v = vcpus.items;
+	struct stat_row *r = exits.items;
+	size_t i, j, k;
+
+	printf("Per VM, exit to re-entry (us):\n");
+	printf("%8s %-16s %5s %8s %12s %8s\n", "vm", "comm", "vcpus", "exits", "total",
+	       "markers");
+	for (i = 0; i < vcpus.nr; i++) {
+		struct vm_of_thread *t = vm_of(v[i].pid);
+		unsigned long nr_vcpus = 0, markers = 0;
+		uint64_t count = 0, total = 0;
+
+		for (j = 0; j < i && v[j].vm != v[i].vm; j++)
+			;
+		if (j < i)
+			continue;	/* printed with an earlier vCPU */
+		for (j = i; j < vcpus.nr; j++) {
+			if (v[j].vm != v[i].vm)
+				continue;
+			nr_vcpus++;
+			markers += v[j].markers;
+			for (k = 0; k < exits.nr; k++) {
+				if (r[k].pid == v[j].pid && r[k].vcpu == v[j].vcpu) {
+					count += r[k].count;
+					total += r[k].total;
+				}
+			}
+		}
+		printf("%8d %-16s %5lu %8llu %12.3f %8lu\n", v[i].vm, t ? t->comm : "?",
+		       nr_vcpus, (unsigned long long)count, total / 1e3, markers);
+	}
+	printf("\n");
+}
+
 void report(void)
 {
 	struct stat_row *r = exits.items;
@@ -252,6 +364,8 @@ void report(void)
 		}
 		printf("\n");
 	}
+	if (vcpus.nr)
+		report_vms();
 	print_named(&traps, cmp_row, "Host traps, time in the hypervisor", "reason", "count");
 	print_named(&funcs, cmp_total, "Hypervisor functions, call to return", "function", "calls");
 	printf("Time in the hypervisor, per CPU (us):\n");

@@ -87,7 +87,8 @@ static void timeline_end(FILE *f)
 /*
  * A complete ("X") slice from @from to @to ns; time stamps and durations
  * are microseconds with nanosecond digits. Tracks: pid 1 tid N for CPU N,
- * and pid P tid 1000000 + V for vCPU V run by the thread P.
+ * and pid P tid 1000000 + V for vCPU V of the VM whose VMM is the process P
+ * (or, where that is not known, run by the thread P).
  */
 void timeline_slice(int pid, long tid, const char *name, uint64_t from, uint64_t to,
 		    const char *args)
@@ -129,16 +130,22 @@ void timeline_name_cpu(int cpu)
 	timeline_meta(timeline, 1, cpu, "thread_sort_index", args);
 }
 
-void timeline_name_vcpu(int pid, int vcpu)
+void timeline_name_vcpu(int vm, int pid, int vcpu, const char *comm)
 {
 	char args[64];
 
-	snprintf(args, sizeof(args), "\"name\":\"VM of vCPU thread %d\"", pid);
-	fprintf(timeline, ",\n");
-	timeline_meta(timeline, pid, -1, "process_name", args);
+	fprintf(timeline, ",\n{\"ph\":\"M\",\"pid\":%d,", vm);
+	fprintf(timeline, "\"name\":\"process_name\",\"args\":{\"name\":\"");
+	if (comm) {
+		fprintf(timeline, "VM %d (", vm);
+		json_str(timeline, comm);
+		fprintf(timeline, ")\"}}");
+	} else {
+		fprintf(timeline, "VM of vCPU thread %d\"}}", pid);
+	}
 	snprintf(args, sizeof(args), "\"name\":\"vCPU %d\"", vcpu);
 	fprintf(timeline, ",\n");
-	timeline_meta(timeline, pid, 1000000L + vcpu, "thread_name", args);
+	timeline_meta(timeline, vm, 1000000L + vcpu, "thread_name", args);
 }
 
 int open_timeline(const char *path)
