@@ -39,8 +39,10 @@ MODULE_PARM_DESC(milestones, "Mark initcall levels, the programs of pid 1 and th
 /*
  * The text goes in the registers in memory order, least significant byte
  * first, whatever the guest's endianness: the hypervisor reads it so.
+ * Returns the SMCCC status: NOT_SUPPORTED where the VMM denies the call
+ * (its SMCCC filter) while leaving the service listed.
  */
-static void kvm_guest_marker(const char *text, size_t len)
+static long kvm_guest_marker(const char *text, size_t len)
 {
 	struct arm_smccc_res res;
 	char buf[MARKER_REGS * 8] = {};
@@ -52,6 +54,7 @@ static void kvm_guest_marker(const char *text, size_t len)
 		x[i] = get_unaligned_le64(buf + 8 * i);
 	arm_smccc_1_1_invoke(ARM_SMCCC_VENDOR_HYP_KVM_GUEST_MARKER_FUNC_ID,
 			     x[0], x[1], x[2], x[3], x[4], x[5], &res);
+	return res.a0;
 }
 
 static __printf(1, 2) void kvm_guest_markf(const char *fmt, ...)
@@ -70,6 +73,7 @@ static __printf(1, 2) void kvm_guest_markf(const char *fmt, ...)
  * One write is one marker of its first 47 bytes, less a final newline; a
  * longer write is taken in part, so that a writer that goes on with the
  * rest (as write(2)'s callers should) sends it in the following markers.
+ * A call the VMM denies fails the write with EOPNOTSUPP.
  */
 static ssize_t hyp_trace_marker_write(struct file *file, const char __user *ubuf,
 				      size_t count, loff_t *ppos)
@@ -83,8 +87,8 @@ static ssize_t hyp_trace_marker_write(struct file *file, const char __user *ubuf
 		return -EFAULT;
 	if (text[len - 1] == '\n')
 		len--;
-	if (len)
-		kvm_guest_marker(text, len);
+	if (len && kvm_guest_marker(text, len) != SMCCC_RET_SUCCESS)
+		return -EOPNOTSUPP;
 	return taken;
 }
 
@@ -116,16 +120,21 @@ static struct notifier_block marker_reboot_nb = {
 	.notifier_call = marker_reboot,
 };
 
-/* Early, to see the levels that follow; the early level is this one. */
+/*
+ * Early, to see the levels that follow. The early level has begun when
+ * this runs: it is marked here, in its place among the early initcalls.
+ */
 static int __init kvm_guest_marker_milestones(void)
 {
 	if (!milestones || !kvm_arm_hyp_service_available(ARM_SMCCC_KVM_FUNC_GUEST_MARKER))
 		return 0;
 	kvm_guest_markf("initcall level early");
-	if (register_trace_initcall_level(marker_initcall_level, NULL) ||
-	    register_trace_sched_process_exec(marker_exec, NULL) ||
-	    register_reboot_notifier(&marker_reboot_nb))
-		pr_warn("some milestones will not be marked\n");
+	if (register_trace_initcall_level(marker_initcall_level, NULL))
+		pr_warn("initcall levels will not be marked\n");
+	if (register_trace_sched_process_exec(marker_exec, NULL))
+		pr_warn("the programs of pid 1 will not be marked\n");
+	if (register_reboot_notifier(&marker_reboot_nb))
+		pr_warn("the shutdown will not be marked\n");
 	return 0;
 }
 early_initcall(kvm_guest_marker_milestones);

@@ -4,23 +4,27 @@
  * of a VMM as that takes, so that tests can trace a real guest's boot from
  * the host.
  *
- *   guest_boot [-m MiB] [-a CMDLINE] [-i INITRD] [-t SECONDS] [-H] IMAGE
+ *   guest_boot [-c VCPUS] [-m MiB] [-a CMDLINE] [-i INITRD] [-t SECONDS] [-H] IMAGE
  *
- * The VM has one vCPU, MiB (default 128) of memory at 1 GiB, the in-kernel
+ * The VM has VCPUS (1 to 8, default 1) vCPUs, each run by a thread of its
+ * own, MiB (default 128) of memory at 1 GiB, the in-kernel
  * GICv3 and timer, PSCI through HVC, and a PL011 UART at 0x09000000 that
  * only transmits, for earlycon: the guest's console goes to standard
  * output. Its device tree is built here; IMAGE is an uncompressed arm64
- * Image, INITRD an initramfs, CMDLINE the kernel's command line (to which
- * "earlycon=pl011,0x09000000 keep_bootcon" is added). -H hides KVM's guest
- * marker service from the VM (KVM_REG_ARM_VENDOR_HYP_BMAP), as a VMM can.
+ * Image, INITRD an initramfs, CMDLINE the kernel's command line (after
+ * "earlycon=pl011,0x09000000 keep_bootcon", at most 2047 bytes in all).
+ * -H hides KVM's guest marker service from the VM
+ * (KVM_REG_ARM_VENDOR_HYP_BMAP), as a VMM can.
  *
- * It exits 0 when the guest powers off or restarts through PSCI, 1 on an
- * error or an exit it does not handle, and 2 on a bad command line; after
- * SECONDS (default 300) it gives up with 1.
+ * It exits 0 when the guest powers off through PSCI, 3 when it restarts
+ * (as a panicking kernel with panic=N does), 1 on an error or an exit it
+ * does not handle, and 2 on a bad command line; after SECONDS (1 to 86400,
+ * default 300) it gives up with 1.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -43,6 +47,16 @@
 #define EARLYCON	"earlycon=pl011,0x09000000 keep_bootcon"
 
 #define GUEST_MARKER_BIT	31
+#define MAX_VCPUS		8
+
+struct vcpu {
+	int		fd;
+	struct kvm_run	*run;
+	pthread_t	thread;
+};
+
+static struct vcpu vcpus[MAX_VCPUS];
+static int nr_vcpus = 1;
 
 #define CORE_REG(x)	(KVM_REG_ARM64 | KVM_REG_SIZE_U64 | KVM_REG_ARM_CORE | \
 			 KVM_REG_ARM_CORE_REG(x))
@@ -142,6 +156,7 @@ static size_t fdt_build(void *dst, size_t room, uint64_t ram_size, const char *c
 	static struct fdt f;
 	uint32_t hdr[10];
 	size_t total;
+	int i;
 
 	fdt_begin(&f, "");
 	fdt_str(&f, "compatible", "linux,dummy-virt");
@@ -166,12 +181,17 @@ static size_t fdt_build(void *dst, size_t room, uint64_t ram_size, const char *c
 	fdt_begin(&f, "cpus");
 	fdt_cells(&f, "#address-cells", 1, 1);
 	fdt_cells(&f, "#size-cells", 1, 0);
-	fdt_begin(&f, "cpu@0");
-	fdt_str(&f, "device_type", "cpu");
-	fdt_str(&f, "compatible", "arm,arm-v8");
-	fdt_cells(&f, "reg", 1, 0);
-	fdt_str(&f, "enable-method", "psci");
-	fdt_end(&f);
+	for (i = 0; i < nr_vcpus; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "cpu@%d", i);
+		fdt_begin(&f, name);
+		fdt_str(&f, "device_type", "cpu");
+		fdt_str(&f, "compatible", "arm,arm-v8");
+		fdt_cells(&f, "reg", 1, i);
+		fdt_str(&f, "enable-method", "psci");
+		fdt_end(&f);
+	}
 	fdt_end(&f);
 
 	fdt_begin(&f, "psci");
@@ -184,7 +204,7 @@ static size_t fdt_build(void *dst, size_t room, uint64_t ram_size, const char *c
 	fdt_cells(&f, "#interrupt-cells", 1, 3);
 	fdt_prop(&f, "interrupt-controller", NULL, 0);
 	fdt_cells(&f, "reg", 8, 0, LO(GICD_BASE), 0, 0x10000,
-		  0, LO(GICR_BASE), 0, GICR_SIZE);
+		  0, LO(GICR_BASE), 0, LO(nr_vcpus * GICR_SIZE));
 	fdt_cells(&f, "phandle", 1, 1);
 	fdt_end(&f);
 
@@ -211,7 +231,7 @@ static size_t fdt_build(void *dst, size_t room, uint64_t ram_size, const char *c
 	hdr[7] = 0;				/* boot_cpuid_phys */
 	hdr[8] = f.str_len;
 	hdr[9] = f.st_len;
-	for (int i = 0; i < 10; i++)
+	for (i = 0; i < 10; i++)
 		hdr[i] = __builtin_bswap32(hdr[i]);
 	memcpy(dst, hdr, sizeof(hdr));
 	memset((char *)dst + sizeof(hdr), 0, 16);
@@ -291,6 +311,42 @@ static void mmio(struct kvm_run *run)
 			(unsigned long long)run->mmio.phys_addr);
 }
 
+/* Runs a vCPU until the guest powers off or restarts, then exits. */
+static void *run_vcpu(void *arg)
+{
+	struct vcpu *v = arg;
+	struct kvm_run *run = v->run;
+
+	for (;;) {
+		if (ioctl(v->fd, KVM_RUN, 0)) {
+			if (errno != EINTR)
+				die("KVM_RUN");
+			continue;
+		}
+		switch (run->exit_reason) {
+		case KVM_EXIT_MMIO:
+			mmio(run);
+			break;
+		case KVM_EXIT_SYSTEM_EVENT:
+			fflush(stdout);
+			switch (run->system_event.type) {
+			case KVM_SYSTEM_EVENT_SHUTDOWN:
+				fprintf(stderr, "guest_boot: the guest powered off\n");
+				exit(0);
+			case KVM_SYSTEM_EVENT_RESET:
+				fprintf(stderr, "guest_boot: the guest restarted\n");
+				exit(3);
+			}
+			fprintf(stderr, "guest_boot: system event %u\n", run->system_event.type);
+			exit(1);
+		default:
+			fflush(stdout);
+			fprintf(stderr, "guest_boot: unexpected exit %u\n", run->exit_reason);
+			exit(1);
+		}
+	}
+}
+
 static void on_alarm(int sig)
 {
 	static const char msg[] = "guest_boot: timed out\n";
@@ -304,25 +360,30 @@ static void on_alarm(int sig)
 int main(int argc, char **argv)
 {
 	const char *cmdline = "", *initrd_path = NULL;
-	uint64_t ram_size = 128UL << 20, text_offset, image_size, dtb, initrd = 0;
+	uint64_t ram_size = 128UL << 20, text_offset, image_size, end, dtb, initrd = 0;
 	size_t initrd_size = 0, kernel_size, run_size;
 	struct sigaction sa = { .sa_handler = on_alarm };
 	struct kvm_create_device gic = { .type = KVM_DEV_TYPE_ARM_VGIC_V3 };
 	struct kvm_userspace_memory_region region;
 	struct kvm_vcpu_init init;
 	uint64_t gicd = GICD_BASE, gicr = GICR_BASE;
-	int kvm, vm, vcpu, opt, hide = 0;
+	int kvm, vm, opt, i, hide = 0;
 	unsigned int timeout = 300;
-	struct kvm_run *run;
 	char *mem, *args;
 	uint32_t *hdr;
 
-	while ((opt = getopt(argc, argv, "m:a:i:t:H")) != -1) {
+	while ((opt = getopt(argc, argv, "c:m:a:i:t:H")) != -1) {
 		switch (opt) {
-		case 'm':
-			ram_size = strtoul(optarg, NULL, 0) << 20;
-			if (ram_size < (32UL << 20) || ram_size > (2048UL << 20))
+		case 'c':
+			nr_vcpus = strtol(optarg, NULL, 0);
+			if (nr_vcpus < 1 || nr_vcpus > MAX_VCPUS)
 				goto usage;
+			break;
+		case 'm':
+			ram_size = strtoul(optarg, NULL, 0);
+			if (ram_size < 32 || ram_size > 2048)
+				goto usage;
+			ram_size <<= 20;
 			break;
 		case 'a':
 			cmdline = optarg;
@@ -332,6 +393,8 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			timeout = strtoul(optarg, NULL, 0);
+			if (timeout < 1 || timeout > 86400)
+				goto usage;
 			break;
 		case 'H':
 			hide = 1;
@@ -358,28 +421,42 @@ int main(int argc, char **argv)
 	}
 	memcpy(&text_offset, mem + 8, 8);
 	memcpy(&image_size, mem + 16, 8);
-	if (text_offset) {
-		if (text_offset + kernel_size > ram_size / 2)
-			return fprintf(stderr, "%s: text offset too large\n", argv[optind]), 1;
-		memmove(mem + text_offset, mem, kernel_size);
-		memset(mem, 0, text_offset);
+	/* An image size of 0: a kernel older than 3.17, at 0x80000. */
+	if (!image_size)
+		text_offset = 0x80000;
+	if (text_offset > ram_size / 2 - kernel_size) {
+		fprintf(stderr, "%s: text offset too large\n", argv[optind]);
+		return 1;
 	}
+	memmove(mem + text_offset, mem, kernel_size);
+	memset(mem, 0, text_offset);
+	/* Where the kernel ends, its BSS included: the initramfs goes above. */
 	dtb = ram_size - (2UL << 20);
+	end = text_offset + (image_size > kernel_size ? image_size : kernel_size);
+	if (image_size > dtb || end > dtb) {
+		fprintf(stderr, "%s: image size too large\n", argv[optind]);
+		return 1;
+	}
 	if (initrd_path) {
 		struct stat st;
 
 		if (stat(initrd_path, &st))
 			die(initrd_path);
-		initrd = (dtb - st.st_size) & ~0xfffUL;
-		if ((int64_t)initrd < (int64_t)(text_offset + image_size)) {
+		initrd = ((uint64_t)st.st_size > dtb ? 0 : dtb - st.st_size) & ~0xfffUL;
+		if ((uint64_t)st.st_size > dtb || initrd < end) {
 			fprintf(stderr, "%s: no room for it after the kernel\n", initrd_path);
 			return 1;
 		}
 		initrd_size = load(initrd_path, mem + initrd, dtb - initrd);
 		initrd += RAM_BASE;
 	}
-	if (asprintf(&args, "%s%s" EARLYCON, cmdline, *cmdline ? " " : "") < 0 ||
-	    !fdt_build(mem + dtb, 2UL << 20, ram_size, args, initrd, initrd_size)) {
+	/* The console first: a kernel cuts its command line at 2048 bytes. */
+	if (asprintf(&args, EARLYCON "%s%s", *cmdline ? " " : "", cmdline) < 0 ||
+	    strlen(args) > 2047) {
+		fprintf(stderr, "guest_boot: command line too long\n");
+		return 1;
+	}
+	if (!fdt_build(mem + dtb, 2UL << 20, ram_size, args, initrd, initrd_size)) {
 		fprintf(stderr, "guest_boot: the device tree does not fit\n");
 		return 1;
 	}
@@ -397,14 +474,21 @@ int main(int argc, char **argv)
 	if (ioctl(vm, KVM_SET_USER_MEMORY_REGION, &region) ||
 	    ioctl(vm, KVM_ARM_PREFERRED_TARGET, &init))
 		die("KVM setup");
+	/* vCPU 0 boots; the others wait, off, for PSCI CPU_ON. */
 	init.features[0] |= 1 << KVM_ARM_VCPU_PSCI_0_2;
-	vcpu = ioctl(vm, KVM_CREATE_VCPU, 0);
-	if (vcpu < 0 || ioctl(vcpu, KVM_ARM_VCPU_INIT, &init))
-		die("KVM_CREATE_VCPU");
 	run_size = ioctl(kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
-	run = mmap(NULL, run_size, PROT_READ | PROT_WRITE, MAP_SHARED, vcpu, 0);
-	if (run == MAP_FAILED)
-		die("mmap kvm_run");
+	for (i = 0; i < nr_vcpus; i++) {
+		struct vcpu *v = &vcpus[i];
+
+		if (i == 1)
+			init.features[0] |= 1 << KVM_ARM_VCPU_POWER_OFF;
+		v->fd = ioctl(vm, KVM_CREATE_VCPU, i);
+		if (v->fd < 0 || ioctl(v->fd, KVM_ARM_VCPU_INIT, &init))
+			die("KVM_CREATE_VCPU");
+		v->run = mmap(NULL, run_size, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd, 0);
+		if (v->run == MAP_FAILED)
+			die("mmap kvm_run");
+	}
 
 	gic.fd = 0;
 	if (ioctl(vm, KVM_CREATE_DEVICE, &gic))
@@ -414,45 +498,26 @@ int main(int argc, char **argv)
 	vgic_attr(gic.fd, KVM_DEV_ARM_VGIC_GRP_CTRL, KVM_DEV_ARM_VGIC_CTRL_INIT, NULL);
 
 	/* Linux's boot protocol: x0 the device tree, x1-x3 zero, MMU off. */
-	set_reg(vcpu, CORE_REG(regs.pc), RAM_BASE + text_offset);
-	set_reg(vcpu, CORE_REG(regs.regs[0]), RAM_BASE + dtb);
+	set_reg(vcpus[0].fd, CORE_REG(regs.pc), RAM_BASE + text_offset);
+	set_reg(vcpus[0].fd, CORE_REG(regs.regs[0]), RAM_BASE + dtb);
+	/* The bitmap is the VM's: set through any vCPU, before any runs. */
 	if (hide)
-		set_reg(vcpu, KVM_REG_ARM_VENDOR_HYP_BMAP,
-			get_reg(vcpu, KVM_REG_ARM_VENDOR_HYP_BMAP) & ~(1UL << GUEST_MARKER_BIT));
+		set_reg(vcpus[0].fd, KVM_REG_ARM_VENDOR_HYP_BMAP,
+			get_reg(vcpus[0].fd, KVM_REG_ARM_VENDOR_HYP_BMAP) &
+			~(1UL << GUEST_MARKER_BIT));
 
 	sigaction(SIGALRM, &sa, NULL);
 	alarm(timeout);
-	for (;;) {
-		if (ioctl(vcpu, KVM_RUN, 0)) {
-			if (errno != EINTR)
-				die("KVM_RUN");
-			continue;
-		}
-		switch (run->exit_reason) {
-		case KVM_EXIT_MMIO:
-			mmio(run);
-			break;
-		case KVM_EXIT_SYSTEM_EVENT:
-			fflush(stdout);
-			switch (run->system_event.type) {
-			case KVM_SYSTEM_EVENT_SHUTDOWN:
-				fprintf(stderr, "guest_boot: the guest powered off\n");
-				return 0;
-			case KVM_SYSTEM_EVENT_RESET:
-				fprintf(stderr, "guest_boot: the guest restarted\n");
-				return 0;
-			}
-			fprintf(stderr, "guest_boot: system event %u\n", run->system_event.type);
-			return 1;
-		default:
-			fflush(stdout);
-			fprintf(stderr, "guest_boot: unexpected exit %u\n", run->exit_reason);
-			return 1;
-		}
+	for (i = 1; i < nr_vcpus; i++) {
+		errno = pthread_create(&vcpus[i].thread, NULL, run_vcpu, &vcpus[i]);
+		if (errno)
+			die("pthread_create");
 	}
+	run_vcpu(&vcpus[0]);
+	return 1;
 
 usage:
-	fprintf(stderr, "usage: %s [-m MiB (32-2048)] [-a CMDLINE] [-i INITRD] [-t SECONDS] [-H]\n"
-		"       IMAGE\n", argv[0]);
+	fprintf(stderr, "usage: %s [-c VCPUS (1-%d)] [-m MiB (32-2048)] [-a CMDLINE] [-i INITRD]\n"
+		"       [-t SECONDS] [-H] IMAGE\n", argv[0], MAX_VCPUS);
 	return 2;
 }

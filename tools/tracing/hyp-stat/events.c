@@ -436,9 +436,12 @@ static void parse_line(char *line)
 	uint64_t ts;
 	long cpu;
 
-	/* "CPU:1 [LOST 12 EVENTS]", or trace-cmd's "CPU:1 [12 EVENTS DROPPED]". */
-	q = strstr(line, "CPU:");
-	if (q && (strstr(q, "[LOST") || strstr(q, "EVENTS DROPPED]"))) {
+	/*
+	 * "CPU:1 [LOST 12 EVENTS]", or trace-cmd's "CPU:1 [12 EVENTS DROPPED]",
+	 * from the start of the line: a marker's text may say the same.
+	 */
+	q = line + strspn(line, " \t");
+	if (!strncmp(q, "CPU:", 4) && (strstr(q, "[LOST") || strstr(q, "EVENTS DROPPED]"))) {
 		cpu = strtol(q + 4, NULL, 10);
 		lost(cpu >= 0 && cpu < MAX_CPUS ? cpu : -1);
 		return;

@@ -39,73 +39,6 @@ static void *xrealloc(void *p, size_t size)
 	return p;
 }
 
-/*
- * The VM of each vCPU thread is its VMM's process: "record" finds it in
- * /proc (vms_from_proc) when it first sees the thread, and notes it in the
- * text it saves (vm_notes) as a comment that "report" reads back.
- */
-struct vm_of_thread {
-	int	pid, vm;
-	char	comm[16];
-};
-
-static struct vm_of_thread *vm_threads;
-static size_t nr_vm_threads;
-bool vms_from_proc;
-FILE *vm_notes;
-
-void vm_note(int pid, int vm, const char *comm)
-{
-	struct vm_of_thread *t;
-	size_t i;
-
-	vm_threads = xrealloc(vm_threads, (nr_vm_threads + 1) * sizeof(*vm_threads));
-	t = &vm_threads[nr_vm_threads++];
-	t->pid = pid;
-	t->vm = vm;
-	snprintf(t->comm, sizeof(t->comm), "%s", comm);
-	for (i = 0; t->comm[i]; i++)
-		if (t->comm[i] < ' ' || t->comm[i] > '~' || t->comm[i] == ')')
-			t->comm[i] = '?';
-	if (vm_notes)
-		fprintf(vm_notes, "# hyp-stat: vCPU thread %d of VM %d (%s)\n", pid, vm, t->comm);
-}
-
-static void vm_from_proc(int pid)
-{
-	char path[64], line[128], comm[16] = "?";
-	int vm = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f) && sscanf(line, "Tgid: %d", &vm) != 1)
-		;
-	fclose(f);
-	if (vm <= 0)
-		return;
-	snprintf(path, sizeof(path), "/proc/%d/comm", vm);
-	f = fopen(path, "re");
-	if (f) {
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = 0;
-		fclose(f);
-	}
-	vm_note(pid, vm, comm);
-}
-
-static struct vm_of_thread *vm_of(int pid)
-{
-	size_t i;
-
-	for (i = nr_vm_threads; i--;)
-		if (vm_threads[i].pid == pid)
-			return &vm_threads[i];
-	return NULL;
-}
-
 static uint64_t hash_key(int pid, int vcpu, const char *class)
 {
 	uint64_t h = 14695981039346656037ULL;
@@ -208,6 +141,94 @@ void row_add(struct stat_row *r, uint64_t ns)
 		r->min = ns;
 	if (ns > r->max)
 		r->max = ns;
+}
+
+/*
+ * The VM of each vCPU thread is its VMM's process: "record" finds it in
+ * /proc (vms_from_proc) when it first sees the thread, and notes it in the
+ * text it saves (vm_notes) as a comment that "report" reads back. Found
+ * by thread, in a table as the rows are: a file may hold any number.
+ */
+struct vm_of_thread {
+	int	pid, vm;
+	char	comm[16];
+	size_t	next;
+};
+
+static struct table vm_threads = {
+	.size = sizeof(struct vm_of_thread), .next = offsetof(struct vm_of_thread, next)
+};
+bool vms_from_proc;
+FILE *vm_notes;
+
+static size_t hash_vm_thread(void *p)
+{
+	return hash_key(((struct vm_of_thread *)p)->pid, 0, NULL);
+}
+
+static struct vm_of_thread *vm_of(int pid)
+{
+	struct vm_of_thread *t;
+	size_t i;
+
+	for (i = *chain(&vm_threads, hash_key(pid, 0, NULL), hash_vm_thread); i != NONE;
+	     i = t->next) {
+		t = item(&vm_threads, i);
+		if (t->pid == pid)
+			return t;
+	}
+	return NULL;
+}
+
+/*
+ * A VMM's pid of 1 or less is not one: pid 1 of the timeline is the
+ * hypervisor's CPUs. The name keeps to printable ASCII, without the
+ * brackets and parenthesis that the notes and LOST marks are read by.
+ */
+void vm_note(int pid, int vm, const char *comm)
+{
+	struct vm_of_thread *t;
+	size_t i;
+
+	if (vm <= 1)
+		return;
+	t = vm_of(pid);
+	if (!t)
+		t = add_item(&vm_threads, chain(&vm_threads, hash_key(pid, 0, NULL),
+						hash_vm_thread));
+	t->pid = pid;
+	t->vm = vm;
+	snprintf(t->comm, sizeof(t->comm), "%s", *comm ? comm : "?");
+	for (i = 0; t->comm[i]; i++)
+		if (t->comm[i] < ' ' || t->comm[i] > '~' || strchr("()[]", t->comm[i]))
+			t->comm[i] = '?';
+	if (vm_notes)
+		fprintf(vm_notes, "# hyp-stat: vCPU thread %d of VM %d (%s)\n", pid, vm, t->comm);
+}
+
+static void vm_from_proc(int pid)
+{
+	char path[64], line[128], comm[16] = "?";
+	int vm = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && sscanf(line, "Tgid: %d", &vm) != 1)
+		;
+	fclose(f);
+	if (vm <= 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/comm", vm);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = 0;
+		fclose(f);
+	}
+	vm_note(pid, vm, comm);
 }
 
 struct vcpu_state *vcpu_of(int pid, int vcpu)
