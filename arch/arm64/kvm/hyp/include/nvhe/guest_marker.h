@@ -18,24 +18,43 @@
 
 #define HYP_GUEST_MARKER_LEN	48
 
+#define HYP_MARKER_REP8(b)	((b) * 0x0101010101010101ULL)
+
 /*
  * The text of a marker, into a zeroed @text: the bytes of x1..x6, least
  * significant first (the text's memory order in a little-endian guest), up
  * to the first NUL and at most 47; a byte that is not printable ASCII reads
- * '?', so that no escape sequence reaches a reader's terminal. No memset()
- * of a variable length: FORTIFY_SOURCE would check it with a call EL2 does
- * not have.
+ * '?', so that no escape sequence reaches a reader's terminal. A register
+ * of eight printable bytes is stored whole: per byte, the top bit of
+ * "bad" is set if the byte is below ' ' (NUL included: the low seven bits
+ * plus 0x60 do not reach 0x80), DEL (plus 1 reaches it) or past ASCII; no
+ * byte's sum carries into the next. Only a register with such a byte is
+ * read byte by byte.
  */
-static inline void hyp_guest_marker_text(struct kvm_vcpu *vcpu, char *text)
+static inline void hyp_guest_marker_text(struct kvm_vcpu *vcpu, u64 *text)
 {
-	int i;
+	int r, i;
 
-	for (i = 0; i < HYP_GUEST_MARKER_LEN - 1; i++) {
-		u8 c = vcpu_get_reg(vcpu, 1 + i / 8) >> (8 * (i % 8));
+	for (r = 0; r < HYP_GUEST_MARKER_LEN / 8; r++) {
+		u64 x = vcpu_get_reg(vcpu, 1 + r), lo, bad;
 
-		if (!c)
-			break;
-		text[i] = c >= ' ' && c <= '~' ? c : '?';
+		/* The 48th byte stays NUL. */
+		if (r == HYP_GUEST_MARKER_LEN / 8 - 1)
+			x &= GENMASK_ULL(55, 0);
+		lo = x & HYP_MARKER_REP8(0x7f);
+		bad = (~(lo + HYP_MARKER_REP8(0x60)) | (lo + HYP_MARKER_REP8(0x01)) | x) &
+		      HYP_MARKER_REP8(0x80);
+		if (!bad) {
+			text[r] = cpu_to_le64(x);
+			continue;
+		}
+		for (i = 0; i < 8; i++) {
+			u8 c = x >> (8 * i);
+
+			if (!c)
+				return;
+			((char *)text)[8 * r + i] = c >= ' ' && c <= '~' ? c : '?';
+		}
 	}
 }
 
@@ -48,7 +67,7 @@ static inline void hyp_guest_marker_text(struct kvm_vcpu *vcpu, char *text)
 static inline bool kvm_hyp_handle_guest_marker(struct kvm_vcpu *vcpu, u64 *exit_code)
 {
 	struct kvm *kvm = kern_hyp_va(vcpu->kvm);
-	char text[HYP_GUEST_MARKER_LEN] = {};
+	u64 text[HYP_GUEST_MARKER_LEN / 8] = {};
 
 	/* The function id is w0, as smccc_get_function() reads it. */
 	if ((u32)vcpu_get_reg(vcpu, 0) != ARM_SMCCC_VENDOR_HYP_KVM_GUEST_MARKER_FUNC_ID ||
@@ -57,7 +76,7 @@ static inline bool kvm_hyp_handle_guest_marker(struct kvm_vcpu *vcpu, u64 *exit_
 
 	if (READ_ONCE(hyp_trace_events[hyp_event_id_guest_marker])) {
 		hyp_guest_marker_text(vcpu, text);
-		trace_guest_marker(vcpu, text);
+		trace_guest_marker(vcpu, (char *)text);
 	}
 	vcpu_set_reg(vcpu, 0, SMCCC_RET_SUCCESS);
 	return true;
