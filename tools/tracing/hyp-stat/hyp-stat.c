@@ -35,9 +35,10 @@
  * Host traps: from an entry from the host (hvc, smc, host_abort) to the
  * next exit on that CPU, per hypercall id, SMC function id or abort.
  * Per VM: its vCPU threads, their exits, the time in them and their
- * markers. A VM is its VMM's process: "record" finds it in /proc and notes
- * it in what -o saves; elsewhere, and for a thread gone before its first
- * event was read, each vCPU thread counts as a VM.
+ * markers. A VM is its VMM's process: "record" finds it in /proc, for the
+ * threads of COMMAND while they run and for others when it reads their
+ * first event, and notes it in what -o saves; elsewhere, and for a thread
+ * of another process gone by then, each vCPU thread counts as a VM.
  * Per CPU: the entries and the time between each entry and its exit.
  * Hypervisor functions, with function tracing (func_ret): per function
  * traced, the calls that returned and their times, as function_profile
@@ -98,6 +99,29 @@ static int write_file(const char *file, const char *val)
 	if (fd >= 0)
 		close(fd);
 	return ret;
+}
+
+/*
+ * The threads of the command, noted with their VM while they live: the
+ * events of a thread may be read only after it is gone (the reading lags
+ * behind a busy guest), when /proc no longer says whose it was.
+ */
+static pid_t command;
+
+static void note_threads(pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((d = readdir(dir)))
+		if (d->d_name[0] != '.')
+			vm_from_proc(atoi(d->d_name));
+	closedir(dir);
 }
 
 /* record -o: the events, as text that report reads back. */
@@ -331,6 +355,7 @@ static void drain(struct tep_handle *tep)
 {
 	struct raw_cpu *r, *next;
 	struct tep_record rec;
+	unsigned int n = 0;
 	int cpu, min;
 
 	for (cpu = 0; cpu < nr_raw_cpus; cpu++) {
@@ -348,6 +373,9 @@ static void drain(struct tep_handle *tep)
 		}
 		if (!next)
 			return;
+		/* A drain can last as long as a busy guest runs. */
+		if (command && !(++n % 4096))
+			note_threads(command);
 		memset(&rec, 0, sizeof(rec));
 		rec.ts = next->ts;
 		rec.cpu = min;
@@ -452,7 +480,10 @@ static int record(int argc, char **argv)
 		if (waitpid(child, &status, WNOHANG) == child)
 			break;
 		usleep(100000);
+		note_threads(child);
+		command = child;
 		drain(tep);
+		command = 0;
 	}
 	write_file("tracing_on", "0");
 	/* The last events show up within a poll of the remote (100 ms idle). */

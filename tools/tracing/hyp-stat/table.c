@@ -145,9 +145,10 @@ void row_add(struct stat_row *r, uint64_t ns)
 
 /*
  * The VM of each vCPU thread is its VMM's process: "record" finds it in
- * /proc (vms_from_proc) when it first sees the thread, and notes it in the
- * text it saves (vm_notes) as a comment that "report" reads back. Found
- * by thread, in a table as the rows are: a file may hold any number.
+ * /proc (vms_from_proc), for its command's threads as they run and for
+ * others when it first sees them, and notes it in the text it saves
+ * (vm_notes) as a comment that "report" reads back. Found by thread, in a
+ * table as the rows are: a file may hold any number.
  */
 struct vm_of_thread {
 	int	pid, vm;
@@ -206,12 +207,14 @@ void vm_note(int pid, int vm, const char *comm)
 		fprintf(vm_notes, "# hyp-stat: vCPU thread %d of VM %d (%s)\n", pid, vm, t->comm);
 }
 
-static void vm_from_proc(int pid)
+void vm_from_proc(int pid)
 {
 	char path[64], line[128], comm[16] = "?";
 	int vm = -1;
 	FILE *f;
 
+	if (pid <= 0 || vm_of(pid))
+		return;
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	f = fopen(path, "re");
 	if (!f)
@@ -245,7 +248,7 @@ struct vcpu_state *vcpu_of(int pid, int vcpu)
 	if (i == NONE) {
 		struct vm_of_thread *t = vm_of(pid);
 
-		if (!t && vms_from_proc && pid > 0) {
+		if (!t && vms_from_proc) {
 			vm_from_proc(pid);
 			t = vm_of(pid);
 		}
