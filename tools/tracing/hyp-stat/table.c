@@ -159,6 +159,7 @@ struct vm_of_thread {
 static struct table vm_threads = {
 	.size = sizeof(struct vm_of_thread), .next = offsetof(struct vm_of_thread, next)
 };
+
 bool vms_from_proc;
 FILE *vm_notes;
 
