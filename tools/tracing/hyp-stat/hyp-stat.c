@@ -101,6 +101,34 @@ static int write_file(const char *file, const char *val)
 	return ret;
 }
 
+/* The VM of vCPU thread @pid: its process, as /proc says while it lives. */
+void vm_from_proc(int pid)
+{
+	char path[64], line[128], comm[16] = "?";
+	int vm = -1;
+	FILE *f;
+
+	if (pid <= 0 || vm_noted(pid))
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && sscanf(line, "Tgid: %d", &vm) != 1)
+		;
+	fclose(f);
+	if (vm <= 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/comm", vm);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = 0;
+		fclose(f);
+	}
+	vm_note(pid, vm, comm);
+}
+
 /*
  * The threads of the command, noted with their VM while they live: the
  * events of a thread may be read only after it is gone (the reading lags

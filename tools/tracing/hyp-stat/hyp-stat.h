@@ -75,6 +75,7 @@ struct vcpu_state *vcpu_of(int pid, int vcpu);
 extern bool vms_from_proc;
 extern FILE *vm_notes;
 void vm_note(int pid, int vm, const char *comm);
+bool vm_noted(int pid);
 void vm_from_proc(int pid);
 void report(void);
 

@@ -182,6 +182,11 @@ static struct vm_of_thread *vm_of(int pid)
 	return NULL;
 }
 
+bool vm_noted(int pid)
+{
+	return vm_of(pid);
+}
+
 /*
  * A VMM's pid of 1 or less is not one: pid 1 of the timeline is the
  * hypervisor's CPUs. The name keeps to printable ASCII, without the
@@ -206,33 +211,6 @@ void vm_note(int pid, int vm, const char *comm)
 			t->comm[i] = '?';
 	if (vm_notes)
 		fprintf(vm_notes, "# hyp-stat: vCPU thread %d of VM %d (%s)\n", pid, vm, t->comm);
-}
-
-void vm_from_proc(int pid)
-{
-	char path[64], line[128], comm[16] = "?";
-	int vm = -1;
-	FILE *f;
-
-	if (pid <= 0 || vm_of(pid))
-		return;
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f) && sscanf(line, "Tgid: %d", &vm) != 1)
-		;
-	fclose(f);
-	if (vm <= 0)
-		return;
-	snprintf(path, sizeof(path), "/proc/%d/comm", vm);
-	f = fopen(path, "re");
-	if (f) {
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = 0;
-		fclose(f);
-	}
-	vm_note(pid, vm, comm);
 }
 
 struct vcpu_state *vcpu_of(int pid, int vcpu)
