@@ -70,41 +70,32 @@ for mode in $modes; do
 	report exit $mode
 done
 
-# One event at EL2: write_event hypercalls with the selftest event off, then
-# on (buffer loaded, tracing on, reset between runs).
-if [ -d $hyp ]; then
+# on_off NAME EVENT COMMAND...: 5 runs of COMMAND with EVENT off, then on
+# (buffer loaded, tracing on, reset between runs), reported as NAME off and
+# NAME on.
+on_off() {
+	name=$1 event=events/hypervisor/$2/enable
+	shift 2
 	rm -f /tmp/bench.*
 	echo 1 > tracing_on
 	for run in 1 2 3 4 5; do
-		echo 0 > events/hypervisor/selftest/enable
-		add event off "$(hcall write_event=1)"
-		echo 1 > events/hypervisor/selftest/enable
-		add event on "$(hcall write_event=1)"
+		echo 0 > $event
+		add $name off "$("$@")"
+		echo 1 > $event
+		add $name on "$("$@")"
 		echo 0 > trace
 	done
 	echo 0 > tracing_on
 	echo 0 > events/enable
-	report event off
-	report event on
-fi
+	report $name off
+	report $name on
+}
 
+# One event at EL2: write_event hypercalls, the selftest event off, then on.
+[ -d $hyp ] && on_off event selftest hcall write_event=1
 # The guest marker: 20000 calls of a guest, answered at EL2, with the
 # guest_marker event off, then on.
-if [ -d $hyp/events/hypervisor/guest_marker ]; then
-	rm -f /tmp/bench.*
-	echo 1 > tracing_on
-	for run in 1 2 3 4 5; do
-		echo 0 > events/hypervisor/guest_marker/enable
-		add marker off "$(markers)"
-		echo 1 > events/hypervisor/guest_marker/enable
-		add marker on "$(markers)"
-		echo 0 > trace
-	done
-	echo 0 > tracing_on
-	echo 0 > events/enable
-	report marker off
-	report marker on
-fi
+[ -d $hyp/events/hypervisor/guest_marker ] && on_off marker guest_marker markers
 
 # Function tracing (CONFIG_NVHE_EL2_FTRACE): the same write_event loop, its
 # handler traced by func, then by func and func_ret (selftest off: the
