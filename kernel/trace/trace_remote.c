@@ -24,6 +24,7 @@
 #include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/splice.h>
 #include <linux/tracefs.h>
 #include <linux/trace_remote.h>
@@ -214,6 +215,20 @@ struct trace_remote_reader {
 	size_t				pos;
 };
 
+/*
+ * A task in trace_remote_wait(), on trace_remote_waiters: a reader killed
+ * there lets the buffer go on its way out, and buffer_size_kb waits for
+ * that (trace_remote_settle()).
+ */
+struct trace_remote_waiter {
+	struct list_head		list;
+	struct task_struct		*task;
+	struct trace_remote		*remote;
+};
+
+static LIST_HEAD(trace_remote_waiters);
+static DEFINE_SPINLOCK(trace_remote_waiters_lock);
+
 /* A reader of trace_pipe_raw: the page being read. */
 struct trace_remote_raw {
 	struct trace_remote_reader	reader;		/* first: freed as the reader */
@@ -350,6 +365,7 @@ static void trace_remote_release_buffer(struct trace_remote_reader *reader)
 static int trace_remote_wait(struct trace_remote_reader *reader, struct kiocb *iocb)
 {
 	struct trace_remote *remote = reader->remote;
+	struct trace_remote_waiter waiter = { .task = current, .remote = remote };
 	bool ready;
 	int ret;
 
@@ -360,6 +376,8 @@ static int trace_remote_wait(struct trace_remote_reader *reader, struct kiocb *i
 	}
 	ready = trace_remote_reader_ready(reader);
 	atomic_inc(&reader->nr_waiting);
+	scoped_guard(spinlock, &trace_remote_waiters_lock)
+		list_add(&waiter.list, &trace_remote_waiters);
 	mutex_unlock(&reader->lock);
 
 	if (ready) {
@@ -380,21 +398,26 @@ static int trace_remote_wait(struct trace_remote_reader *reader, struct kiocb *i
 	 * unless another user of the file waits too and may be looking at the
 	 * buffer. A later read of the file takes the buffer again. The pages
 	 * of trace_pipe_raw come from the buffer, which must outlive them.
+	 * The wait may also have ended on its condition as the kill came.
 	 */
-	if (ret && fatal_signal_pending(current) && !reader->raw &&
-	    mutex_trylock(&reader->lock)) {
+	if (fatal_signal_pending(current) && !reader->raw && mutex_trylock(&reader->lock)) {
 		bool alone = atomic_read(&reader->nr_waiting) == 1;
 
 		if (alone)
 			trace_remote_release_buffer(reader);
 		mutex_unlock(&reader->lock);
-		/* Pollers of the file see it readable now: a read takes it again. */
-		if (alone)
-			wake_up_interruptible(&remote->wait);
 	}
 	/* Whatever the wait condition read of the buffer, before it may go. */
 	smp_mb__before_atomic();
 	atomic_dec(&reader->nr_waiting);
+	scoped_guard(spinlock, &trace_remote_waiters_lock)
+		list_del(&waiter.list);
+	/*
+	 * For trace_remote_settle(), and for pollers of the file, which see it
+	 * readable now if the buffer went: a read takes it again.
+	 */
+	if (fatal_signal_pending(current))
+		wake_up_interruptible(&remote->wait);
 	if (ret)
 		return ret;
 	return mutex_lock_interruptible(&reader->lock) ? -ERESTARTSYS : 0;
@@ -990,10 +1013,39 @@ static int stats_show(struct seq_file *m, void *v)
 
 DEFINE_TRACE_REMOTE_FILE(stats, NULL);
 
+static bool trace_remote_killed_waiter(struct trace_remote *remote)
+{
+	struct trace_remote_waiter *waiter;
+	bool killed = false;
+
+	spin_lock(&trace_remote_waiters_lock);
+	list_for_each_entry(waiter, &trace_remote_waiters, list)
+		killed |= waiter->remote == remote && fatal_signal_pending(waiter->task);
+	spin_unlock(&trace_remote_waiters_lock);
+	return killed;
+}
+
+/*
+ * Waits, for a second at most, until no reader of @remote killed while it
+ * waited is still on its way out: the buffer's state read or changed right
+ * after a kill is then the state the reader left, however late it ran.
+ */
+static void trace_remote_settle(struct trace_remote *remote)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	long timeout = HZ;
+
+	add_wait_queue(&remote->wait, &wait);
+	while (timeout && !signal_pending(current) && trace_remote_killed_waiter(remote))
+		timeout = wait_woken(&wait, TASK_INTERRUPTIBLE, timeout);
+	remove_wait_queue(&remote->wait, &wait);
+}
+
 static int buffer_size_kb_show(struct seq_file *m, void *v)
 {
 	struct trace_remote *remote = m->private;
 
+	trace_remote_settle(remote);
 	scoped_cond_guard(trace_remote_live, return -ENODEV, remote)
 		seq_printf(m, "%lu (%s)\n", remote->trace_buffer_size >> 10,
 			   trace_remote_loaded(remote) ? "loaded" : "unloaded");
@@ -1022,6 +1074,7 @@ static ssize_t buffer_size_kb_write(struct file *filp, const char __user *ubuf, 
 	ret = kstrtoul_from_user(ubuf, cnt, 10, &val) ?: trace_remote_check_size(val);
 	if (ret)
 		return ret;
+	trace_remote_settle(remote);
 	scoped_cond_guard(trace_remote_live, return -ENODEV, remote) {
 		if (trace_remote_loaded(remote))
 			return -EBUSY;
