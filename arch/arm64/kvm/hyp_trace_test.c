@@ -22,7 +22,8 @@
  * HYP_CLOCK_FIRST_ID) and prints, for each, "<id> <t0> <t1>": the kernel's
  * boot clock in ns just before and just after the hypercall, interrupts
  * off. The event's time stamp must fall in between; t1 - t0 bounds how far
- * the two clocks can disagree.
+ * the two clocks can disagree. Writing N to it steps the hypervisor's clock
+ * N ns ahead (0: back in step).
  *
  * Forwarded SMC, in protected mode:
  *
@@ -1300,7 +1301,34 @@ static int clock_show(struct seq_file *m, void *v)
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(clock);
+
+/*
+ * Writing N steps the hypervisor's clock N ns ahead of the boot clock, with
+ * a conversion set from the writing CPU; 0 puts it back in step, as the
+ * periodic sync does within a second.
+ */
+static ssize_t clock_write(struct file *file, const char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	u32 mult, shift;
+	u64 ahead;
+	int ret;
+
+	ret = kstrtou64_from_user(ubuf, count, 0, &ahead);
+	if (ret)
+		return ret;
+	if (ahead) {
+		clocks_calc_mult_shift(&mult, &shift, arch_timer_get_cntfrq(), NSEC_PER_SEC,
+				       3600);
+		ret = kvm_call_hyp_nvhe(__tracing_update_clock, mult, shift,
+					ktime_get_boot_fast_ns() + ahead,
+					__arch_counter_get_cntpct());
+	} else {
+		ret = hyp_trace_sync_clock();
+	}
+	return ret ?: count;
+}
+DEFINE_SHOW_STORE_ATTRIBUTE(clock);
 
 /*
  * Forwarded SMC (protected mode, where the hypervisor traps the host's
@@ -1433,7 +1461,7 @@ static int __init hyp_trace_test_init(void)
 		return 0;
 
 	kvm = debugfs_lookup("kvm", NULL);
-	debugfs_create_file("hyp_trace_clock", 0400, kvm, NULL, &clock_fops);
+	debugfs_create_file("hyp_trace_clock", 0600, kvm, NULL, &clock_fops);
 	if (is_protected_kvm_enabled()) {
 		debugfs_create_file("hyp_trace_hostile", 0400, kvm, NULL, &hostile_fops);
 		debugfs_create_file("hyp_trace_smc", 0200, kvm, NULL, &smc_fops);

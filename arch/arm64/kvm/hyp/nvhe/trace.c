@@ -55,6 +55,17 @@ static struct simple_rb_per_cpu *trace_rb(u64 cpu)
 }
 
 /*
+ * CPUs the hypervisor has per-CPU data for: in protected mode the ones it
+ * manages; in nVHE mode, where hyp_nr_cpus is not set, the bound is the
+ * size of kvm_arm_hyp_percpu_base[] (NR_CPUS, as hyp-smp.c declares it),
+ * and trace_cpu_ok() also requires the host gave that CPU a per-CPU area.
+ */
+static unsigned int trace_nr_cpus(void)
+{
+	return is_protected_kvm_enabled() ? hyp_nr_cpus : NR_CPUS;
+}
+
+/*
  * Take a copy of the host's conversion for this CPU's events, and return
  * the time with it.
  */
@@ -63,16 +74,27 @@ u64 hyp_trace_clock_refresh(struct hyp_trace_cpu *tc)
 	struct hyp_clock conv;
 
 	do {
-		/* Acquire: pairs with the release of the even sequence. */
-		conv.seq = smp_load_acquire(&hyp_clock.seq);
-		conv.epoch_cyc = READ_ONCE(hyp_clock.epoch_cyc);
-		conv.mult = READ_ONCE(hyp_clock.mult);
-		conv.epoch_ns = READ_ONCE(hyp_clock.epoch_ns);
-		/* Pairs with the barrier in __tracing_update_clock(). */
-		smp_rmb();
-	} while ((conv.seq & 1) || conv.seq != READ_ONCE(hyp_clock.seq));
+		do {
+			/* Acquire: pairs with the release of the even sequence. */
+			conv.seq = smp_load_acquire(&hyp_clock.seq);
+			conv.epoch_cyc = READ_ONCE(hyp_clock.epoch_cyc);
+			conv.mult = READ_ONCE(hyp_clock.mult);
+			conv.epoch_ns = READ_ONCE(hyp_clock.epoch_ns);
+			/* Pairs with the barrier in __tracing_update_clock(). */
+			smp_rmb();
+		} while ((conv.seq & 1) || conv.seq != READ_ONCE(hyp_clock.seq));
 
-	tc->clock = conv;
+		tc->clock.epoch_cyc = conv.epoch_cyc;
+		tc->clock.epoch_ns = conv.epoch_ns;
+		WRITE_ONCE(tc->clock.mult, conv.mult);
+		/*
+		 * An update that marked the copy before this store is seen
+		 * below, and the copy taken again: the update has the same
+		 * barrier between its change and its marks.
+		 */
+		smp_mb();
+	} while (conv.seq != READ_ONCE(hyp_clock.seq));
+
 	return hyp_trace_clock_conv(hyp_trace_read_counter(), &conv);
 }
 
@@ -87,6 +109,7 @@ u64 hyp_trace_clock_refresh(struct hyp_trace_cpu *tc)
  */
 int __tracing_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
 {
+	unsigned int cpu;
 	u64 mult32;
 
 	if (!mult || mult > U32_MAX || shift > 32 || epoch_cyc > __arch_counter_get_cntpct())
@@ -105,6 +128,12 @@ int __tracing_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
 	WRITE_ONCE(hyp_clock.epoch_ns, epoch_ns);
 	/* Release: the values are visible before the even sequence. */
 	smp_store_release(&hyp_clock.seq, hyp_clock.seq + 1);
+	/* See hyp_trace_clock_refresh(). */
+	smp_mb();
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++) {
+		if (kvm_arm_hyp_percpu_base[cpu])
+			WRITE_ONCE(per_cpu_ptr(&hyp_trace_cpu, cpu)->clock.mult, 0);
+	}
 	hyp_spin_unlock(&trace_lock);
 	return 0;
 }
@@ -125,17 +154,6 @@ static void trace_unload_page(void *hyp_va)
 {
 	if (is_protected_kvm_enabled())
 		hyp_unpin_shared_mem(hyp_va, hyp_va + PAGE_SIZE);
-}
-
-/*
- * CPUs the hypervisor has per-CPU data for: in protected mode the ones it
- * manages; in nVHE mode, where hyp_nr_cpus is not set, the bound is the
- * size of kvm_arm_hyp_percpu_base[] (NR_CPUS, as hyp-smp.c declares it),
- * and trace_cpu_ok() also requires the host gave that CPU a per-CPU area.
- */
-static unsigned int trace_nr_cpus(void)
-{
-	return is_protected_kvm_enabled() ? hyp_nr_cpus : NR_CPUS;
 }
 
 /* @cpu as the host passed it, whole: a negative int is a huge u64. */

@@ -55,13 +55,15 @@ static __always_inline bool hyp_trace_trap_events_on(void)
  * epoch (it is read unordered) gives a time a little before it.
  *
  * hyp_clock is the host's last conversion, and its @seq is odd while it
- * changes and counts the changes. Each CPU works from its own copy, taken
- * at sequence @seq, so that an event reads no shared line but hyp_clock.seq
- * and takes no retry loop.
+ * changes and counts the changes. Each CPU works from its own copy (whose
+ * @seq is unused), so that an event reads no shared line and takes no
+ * retry loop. __tracing_update_clock() marks every copy stale once it has
+ * changed hyp_clock by setting its @mult to 0, which no conversion has: an
+ * event tests the @mult it loads anyway.
  */
 struct hyp_clock {
-	u64		epoch_cyc;
 	s64		mult;
+	u64		epoch_cyc;
 	u64		epoch_ns;
 	unsigned long	seq;
 };
@@ -97,17 +99,18 @@ static __always_inline u64 hyp_trace_clock_conv(u64 cycles, const struct hyp_clo
 }
 
 /*
- * Now, in the host's boot clock, as of its last update. The copy is read
- * before its sequence is checked, all at once; out of line when the host
- * changed the conversion since.
+ * Now, in the host's boot clock, as of its last update; out of line when
+ * the host changed the conversion since. Another CPU may set @mult to 0
+ * while it is read: the copy read is then either whole or marked stale
+ * (were @mult loaded again after the test, 0 would give @epoch_ns, a time
+ * in the past, and the writer keeps stamps from going back).
  */
 static __always_inline u64 hyp_trace_clock(struct hyp_trace_cpu *tc)
 {
 	struct hyp_clock conv = tc->clock;
 	u64 cycles = hyp_trace_read_counter();
 
-	/* A hint, re-read with acquire by the refresh: plain, not an LTO ldar. */
-	if (unlikely(data_race(hyp_clock.seq) != conv.seq))
+	if (unlikely(!conv.mult))
 		return hyp_trace_clock_refresh(tc);
 	return hyp_trace_clock_conv(cycles, &conv);
 }
