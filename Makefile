@@ -120,20 +120,15 @@ run: all
 	@scripts/run-qemu.sh $(if $(value CMD),$(B)/run-cmd.sh,$(SCRIPT))
 
 # make check also builds the debug kernel (build/obj-debug) for a short
-# stress run under KASAN, lockdep and kmemleak (DEBUG_STRESS=0: neither).
+# stress run under KASAN, lockdep and kmemleak (DEBUG_STRESS=0: neither),
+# and the kernel as Android does (build/obj-llvm, see LLVM=1) to run the
+# remote and hypervisor tests on it (LLVM_CHECK=0: not). scripts/check.sh
+# builds both in the background while the tests of the first kernel run.
 DEBUG_STRESS	?= 1
 export DEBUG_STRESS
-# make check also builds the kernel as Android does (build/obj-llvm, see
-# LLVM=1) and runs the remote and hypervisor tests on it (LLVM_CHECK=0: not).
 LLVM_CHECK	?= 1
 export LLVM_CHECK
 check: all
-ifeq ($(DEBUG)$(NOTRACE)$(DEBUG_STRESS),001)
-	@$(MAKE) --no-print-directory DEBUG=1 all
-endif
-ifeq ($(DEBUG)$(NOTRACE)$(LLVM)$(LLVM_CHECK),001)
-	@$(MAKE) --no-print-directory LLVM=1 all
-endif
 	@scripts/check.sh
 
 # Everything at once on both remotes, DURATION seconds per remote and mode.

@@ -76,20 +76,74 @@ record() {
 	echo "== $1 $2"
 }
 
+normal=$MODES
+case $TESTS in host:*) MODES= normal= ;; guest:debug* | guest:bigmem* | guest:llvm*) normal= ;; esac
+
+# Whether the tests of the LLVM=1 kernel and of the debug kernel run (see
+# their runs below).
+LLVM_CHECK=${LLVM_CHECK:-1}
+DEBUG_STRESS=${DEBUG_STRESS:-1}
+DEBUG_DURATION=${DEBUG_DURATION:-20}
+llvm_wanted() {
+	[ "$STRESS" = 0 ] && [ "${DEBUG:-0}" = 0 ] && [ "$LLVM_CHECK" = 1 ] &&
+		[ -z "${KLLVM:-}" ] && [ -n "$MODES" ] || return 1
+	case $TESTS in guest:llvm*) return 0 ;; guest:* | host:*) return 1 ;; esac
+}
+debug_wanted() {
+	local mode
+
+	[ "$STRESS" = 0 ] && [ "${DEBUG:-0}" = 0 ] && [ "$DEBUG_STRESS" = 1 ] || return 1
+	for mode in $MODES; do
+		[ "$mode" != pnvhe ] && want "guest:debug:$mode:stress" && return 0
+	done
+	return 1
+}
+
+# The kernels those runs need, built by make check (the kernel of the other
+# runs, build/obj, is built first) in the background, one after the other
+# and at the lowest priority, while the guest tests of build/obj run: these
+# keep about one of the machine's two cores busy. Each kernel's runs wait
+# for its build; its log is build/logs/check/build-<name>.log.
+# Some host tests read build/obj-llvm too.
+host_needs_llvm() {
+	local t
+
+	[ "$STRESS" = 0 ] && [ "${DEBUG:-0}" = 0 ] && [ "$LLVM_CHECK" = 1 ] &&
+		[ -z "${KLLVM:-}" ] || return 1
+	for t in scripts/tests/*.sh; do
+		want "host:$(basename "$t" .sh)" && grep -q build/obj-llvm "$t" && return 0
+	done
+	return 1
+}
+builds=
+if [ "${OBJ:-build/obj}" = build/obj ]; then
+	{ llvm_wanted || host_needs_llvm; } && builds="$builds llvm"
+	debug_wanted && builds="$builds debug"
+fi
+
 # Host tests: scripts/tests/*.sh, each exits 0 (pass), 4 (unsupported) or
 # anything else (fail); its output goes to build/logs/check/<name>.log.
-for t in scripts/tests/*.sh; do
-	[ -e "$t" ] || continue
-	name=host:$(basename "$t" .sh)
-	want "$name" || continue
+# Those that read build/obj-llvm run once make check has built it (below).
+host_test() { # script
+	local name
+
+	name=host:$(basename "$1" .sh)
 	echo "-- $name"
-	"$t" > "$dir/${name#host:}.log" 2>&1
-	rc=$?
-	case $rc in
+	"$1" > "$dir/${name#host:}.log" 2>&1
+	case $? in
 	0) record PASS "$name" ;;
 	4) record UNSUPPORTED "$name" ;;
 	*) record FAIL "$name"; tail -n 15 "$dir/${name#host:}.log" | sed 's/^/   | /' ;;
 	esac
+}
+after_llvm=
+for t in scripts/tests/*.sh; do
+	[ -e "$t" ] || continue
+	want "host:$(basename "$t" .sh)" || continue
+	case " $builds " in
+	*" llvm "*) grep -q build/obj-llvm "$t" && after_llvm="$after_llvm $t" && continue ;;
+	esac
+	host_test "$t"
 done
 
 # Tests a host test binary reports itself ("PASS name" / "FAIL name" lines).
@@ -154,9 +208,34 @@ run_guest() {
 	fi
 }
 
+# The background builds start once the host tests, some of which rebuild
+# build/obj or edit the assembled tree, are done.
+rm -f "$dir"/build-*.rc
+if [ -n "$builds" ]; then
+	(
+		for b in $builds; do
+			case $b in llvm) var=LLVM=1 ;; debug) var=DEBUG=1 ;; esac
+			echo "-- build $b in the background (log: $dir/build-$b.log)"
+			nice -n 19 make --no-print-directory "$var" all > "$dir/build-$b.log" 2>&1
+			echo $? > "$dir/build-$b.rc"
+		done
+	) &
+fi
+
+# built NAME: waits for the background build of NAME (llvm or debug) if make
+# check started one; fails if it failed.
+built() {
+	case " $builds " in *" $1 "*) ;; *) return 0 ;; esac
+	while [ ! -f "$dir/build-$1.rc" ]; do
+		sleep 2
+	done
+	if [ "$(cat "$dir/build-$1.rc")" != 0 ]; then
+		tail -n 15 "$dir/build-$1.log" | sed 's/^/   | /'
+		return 1
+	fi
+}
+
 # Guest tests, once per KVM mode.
-normal=$MODES
-case $TESTS in host:*) MODES= normal= ;; guest:debug* | guest:bigmem* | guest:llvm*) normal= ;; esac
 for mode in $normal; do
 	if [ "$STRESS" = 1 ]; then
 		cmd=$(printf 'MODE=%s DURATION=%d exec /usr/share/guest/stress.sh' \
@@ -179,13 +258,19 @@ if [ "$STRESS" = 0 ] && case " $MODES " in *" nvhe "*) true ;; *) false ;; esac 
 fi
 
 # The kernel as Android builds it (make LLVM=1: Clang and LLD with kCFI, the
-# shadow call stack, PAC, BTI, ThinLTO and KASLR), which the Makefile built
-# into build/obj-llvm: in each mode, the function tracing tests and those
+# shadow call stack, PAC, BTI, ThinLTO and KASLR), built into build/obj-llvm
+# (above): in each mode, the function tracing tests and those
 # of the hypervisor's core.
 # LLVM_CHECK=0 skips it.
-LLVM_CHECK=${LLVM_CHECK:-1}
-if [ "$STRESS" = 0 ] && [ "${DEBUG:-0}" = 0 ] && [ "$LLVM_CHECK" = 1 ] &&
-   [ -z "${KLLVM:-}" ]; then
+if [ -n "$after_llvm" ]; then
+	built llvm
+	for t in $after_llvm; do
+		host_test "$t"
+	done
+fi
+if llvm_wanted && ! built llvm; then
+	record FAIL "guest:llvm (make LLVM=1 all failed: $dir/build-llvm.log)"
+elif llvm_wanted; then
 	for mode in $MODES; do
 		name=guest:llvm:$mode
 		# In each mode: the tests of function tracing and of the mode's
@@ -213,11 +298,11 @@ if [ "$STRESS" = 0 ] && [ "${DEBUG:-0}" = 0 ] && [ "$LLVM_CHECK" = 1 ] &&
 fi
 
 # make check (not make stress, not DEBUG=1 itself): a short stress run of
-# both remotes in the debug kernel (KASAN, lockdep, kmemleak), which the
-# Makefile built into build/obj-debug. DEBUG_STRESS=0 skips it.
-DEBUG_STRESS=${DEBUG_STRESS:-1}
-DEBUG_DURATION=${DEBUG_DURATION:-20}
-if [ "$STRESS" = 0 ] && [ "${DEBUG:-0}" = 0 ] && [ "$DEBUG_STRESS" = 1 ]; then
+# both remotes in the debug kernel (KASAN, lockdep, kmemleak), built into
+# build/obj-debug (above). DEBUG_STRESS=0 skips it.
+if debug_wanted && ! built debug; then
+	record FAIL "guest:debug (make DEBUG=1 all failed: $dir/build-debug.log)"
+elif debug_wanted; then
 	for mode in $MODES; do
 		# pnvhe runs the code of protected mode: one debug run of it is enough.
 		[ "$mode" = pnvhe ] && continue
