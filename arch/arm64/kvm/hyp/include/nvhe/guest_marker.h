@@ -59,19 +59,17 @@ static inline void hyp_guest_marker_text(struct kvm_vcpu *vcpu, u64 *text)
 }
 
 /*
- * An HVC of the guest: the guest marker is answered here if the host said
- * so when the VM first ran (its VMM left it in the vendor hypervisor bitmap
- * and no SMCCC filter of the VMM takes it), with the event on or off. Any
- * other call, or a marker not answered here, goes to the host.
+ * The guest marker is answered here if the host said so when the VM first
+ * ran (its VMM left it in the vendor hypervisor bitmap and no SMCCC filter
+ * of the VMM takes it), with the event on or off. Out of line: every other
+ * HVC of a guest pays only for the test of its function id.
  */
-static inline bool kvm_hyp_handle_guest_marker(struct kvm_vcpu *vcpu, u64 *exit_code)
+static noinline bool hyp_guest_marker(struct kvm_vcpu *vcpu)
 {
 	struct kvm *kvm = kern_hyp_va(vcpu->kvm);
 	u64 text[HYP_GUEST_MARKER_LEN / 8] = {};
 
-	/* The function id is w0, as smccc_get_function() reads it. */
-	if ((u32)vcpu_get_reg(vcpu, 0) != ARM_SMCCC_VENDOR_HYP_KVM_GUEST_MARKER_FUNC_ID ||
-	    !test_bit(KVM_ARCH_FLAG_GUEST_MARKER, &kvm->arch.flags))
+	if (!test_bit(KVM_ARCH_FLAG_GUEST_MARKER, &kvm->arch.flags))
 		return false;
 
 	if (READ_ONCE(hyp_trace_events[hyp_event_id_guest_marker])) {
@@ -80,6 +78,18 @@ static inline bool kvm_hyp_handle_guest_marker(struct kvm_vcpu *vcpu, u64 *exit_
 	}
 	vcpu_set_reg(vcpu, 0, SMCCC_RET_SUCCESS);
 	return true;
+}
+
+/*
+ * An HVC of the guest: any call but the marker, or a marker not answered
+ * here, goes to the host.
+ */
+static inline bool kvm_hyp_handle_guest_marker(struct kvm_vcpu *vcpu, u64 *exit_code)
+{
+	/* The function id is w0, as smccc_get_function() reads it. */
+	if ((u32)vcpu_get_reg(vcpu, 0) != ARM_SMCCC_VENDOR_HYP_KVM_GUEST_MARKER_FUNC_ID)
+		return false;
+	return hyp_guest_marker(vcpu);
 }
 
 #else
