@@ -94,9 +94,10 @@ struct simple_rb_per_cpu {
 
 enum simple_rb_status {
 	SIMPLE_RB_UNAVAILABLE = 0,	/* not initialized, or unloading */
-	SIMPLE_RB_DISABLED,		/* initialized, not writing */
-	SIMPLE_RB_READY,		/* enabled, no writer inside */
-	SIMPLE_RB_WRITING,		/* a writer is between reserve and commit */
+	SIMPLE_RB_DISABLED = 1,		/* initialized, not writing */
+	SIMPLE_RB_WRITING = 2,		/* a writer is between reserve and commit */
+	/* The only one with its bit, which is what a reserve tests. */
+	SIMPLE_RB_READY = 4,		/* enabled, no writer inside */
 };
 
 /* Largest payload reserve accepts. */
@@ -115,7 +116,8 @@ enum simple_rb_status {
 #define SIMPLE_RB_TS_SHIFT	27
 #define SIMPLE_RB_TS_MAX	BIT_ULL(SIMPLE_RB_TS_SHIFT)
 
-void *__simple_ring_buffer_refuse(struct simple_rb_per_cpu *cpu_buffer, int status);
+void *__simple_ring_buffer_refuse(struct simple_rb_per_cpu *cpu_buffer, int status,
+				  unsigned int nr);
 void *__simple_ring_buffer_reserve_slow(struct simple_rb_per_cpu *cpu_buffer,
 					unsigned long length, u64 timestamp);
 
@@ -134,6 +136,88 @@ struct simple_rb_reservation {
 	unsigned long			write;
 	struct trace_buffer_meta	*meta;
 };
+
+/*
+ * The first 8 bytes of an event of @length bytes of payload (a multiple of
+ * 8), @delta (below %SIMPLE_RB_TS_MAX) after the previous one: type_len 0
+ * and time_delta, then array[0], written as one.
+ */
+static __always_inline u64 simple_rb_event_header(u64 delta, unsigned long length)
+{
+	u64 len = length + sizeof(u32);
+
+#ifdef CONFIG_CPU_BIG_ENDIAN
+	return delta << 32 | len;
+#else
+	return len << 32 | delta << 5;
+#endif
+}
+
+/*
+ * Reserve @length bytes of payload (a multiple of 8) for @nr events, the
+ * first of which has @first bytes of payload and follows the header this
+ * writes; the caller writes the others' headers.
+ */
+static __always_inline void *
+__simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer, unsigned long length,
+			     unsigned long first, unsigned int nr, u64 timestamp,
+			     struct simple_rb_reservation *res)
+{
+	struct ring_buffer_event *event;
+	struct trace_buffer_meta *meta;
+	unsigned long write, size;
+	unsigned long *commit;
+	void *payload;
+	u64 delta;
+	int status;
+
+	/*
+	 * Acquire is enough: taking the buffer orders what follows, as taking
+	 * a lock does; the release in commit (or in reset and unload, which
+	 * take it with a full cmpxchg) orders what came before.
+	 */
+	status = cmpxchg_acquire(&cpu_buffer->status, SIMPLE_RB_READY, SIMPLE_RB_WRITING);
+	if (unlikely(!(status & SIMPLE_RB_READY) || length > SIMPLE_RB_MAX_PAYLOAD)) {
+		/* NULL, as it returns: a caller's test of it folds away. */
+		__simple_ring_buffer_refuse(cpu_buffer, status, nr);
+		return NULL;
+	}
+
+	size = length + SIMPLE_RB_EVENT_HDR;
+	commit = cpu_buffer->tail_commit;
+	write = cpu_buffer->tail_write;
+	meta = cpu_buffer->meta;
+	/* A stamp before the previous one (unsigned: huge) is slow too. */
+	delta = timestamp - cpu_buffer->write_stamp;
+	/* One test of both: the loads above stay together, in pairs. */
+	if (unlikely((delta >> SIMPLE_RB_TS_SHIFT) | (write + size > SIMPLE_RB_DATA_SIZE))) {
+		payload = __simple_ring_buffer_reserve_slow(cpu_buffer, length, timestamp);
+		/* It wrote the header of a single event of @length. */
+		if (first != length)
+			((u32 *)payload)[-1] = first + sizeof(u32);
+		res->commit = cpu_buffer->tail_commit;
+		res->write = cpu_buffer->tail_write;
+		res->meta = cpu_buffer->meta;
+		return payload;
+	}
+
+	res->meta = meta;
+	/* The data page's events come after its commit field. */
+	event = (struct ring_buffer_event *)((u8 *)commit + write);
+	event = (void *)event + offsetof(struct simple_buffer_data_page, data) -
+		offsetof(struct simple_buffer_data_page, commit);
+	*(u64 *)event = simple_rb_event_header(delta, first);
+	res->commit = commit;
+	res->write = write + size;
+	cpu_buffer->tail_write = write + size;
+	cpu_buffer->write_stamp = timestamp;
+
+	/* Not NULL: a caller's test of the result folds away on this path. */
+	payload = &event->array[1];
+	if (!payload)
+		__builtin_unreachable();
+	return payload;
+}
 
 /**
  * simple_ring_buffer_reserve_event() - Reserve space for an event
@@ -158,58 +242,55 @@ static __always_inline void *
 simple_ring_buffer_reserve_event(struct simple_rb_per_cpu *cpu_buffer, unsigned long length,
 				 u64 timestamp, struct simple_rb_reservation *res)
 {
-	struct ring_buffer_event *event;
-	struct trace_buffer_meta *meta;
-	unsigned long write, size;
-	unsigned long *commit;
-	void *payload;
-	u64 delta;
-	int status;
-
-	/*
-	 * Acquire is enough: taking the buffer orders what follows, as taking
-	 * a lock does; the release in commit (or in reset and unload, which
-	 * take it with a full cmpxchg) orders what came before.
-	 */
-	status = cmpxchg_acquire(&cpu_buffer->status, SIMPLE_RB_READY, SIMPLE_RB_WRITING);
-	if (unlikely(status != SIMPLE_RB_READY || length > SIMPLE_RB_MAX_PAYLOAD))
-		return __simple_ring_buffer_refuse(cpu_buffer, status);
-
 	length = (length + 7) & ~7UL;
-	size = length + SIMPLE_RB_EVENT_HDR;
-	commit = cpu_buffer->tail_commit;
-	write = cpu_buffer->tail_write;
-	meta = cpu_buffer->meta;
-	/* A stamp before the previous one (unsigned: huge) is slow too. */
-	delta = timestamp - cpu_buffer->write_stamp;
-	/* One test of both: the loads above stay together, in pairs. */
-	if (unlikely((delta >> SIMPLE_RB_TS_SHIFT) | (write + size > SIMPLE_RB_DATA_SIZE))) {
-		payload = __simple_ring_buffer_reserve_slow(cpu_buffer, length, timestamp);
-		res->commit = cpu_buffer->tail_commit;
-		res->write = cpu_buffer->tail_write;
-		res->meta = cpu_buffer->meta;
-		return payload;
-	}
+	return __simple_ring_buffer_reserve(cpu_buffer, length, length, 1, timestamp, res);
+}
 
-	res->meta = meta;
-	/* The data page's events come after its commit field. */
-	event = (struct ring_buffer_event *)((u8 *)commit + write);
-	event = (void *)event + offsetof(struct simple_buffer_data_page, data) -
-		offsetof(struct simple_buffer_data_page, commit);
-	/* Nothing read after these stores: the compiler merges them into one. */
-	event->type_len = 0;
-	event->time_delta = delta;
-	event->array[0] = length + sizeof(event->array[0]);
-	res->commit = commit;
-	res->write = write + size;
-	cpu_buffer->tail_write = write + size;
-	cpu_buffer->write_stamp = timestamp;
+/**
+ * simple_ring_buffer_reserve_pair() - Reserve space for two events at once
+ * @cpu_buffer:	The ring buffer of the calling CPU.
+ * @length:	Payload size of the first event in bytes.
+ * @length2:	Payload size of the second; with @length and a header, at
+ *		most %SIMPLE_RB_MAX_PAYLOAD.
+ * @timestamp:	Time stamp of both events.
+ * @res:	Filled for simple_ring_buffer_commit_pair() on success.
+ * @payload2:	Set to the second event's payload on success.
+ *
+ * As simple_ring_buffer_reserve_event() for each event, but for the price
+ * of one: the second event follows the first on the same page, 0 after it.
+ * Followed by simple_ring_buffer_commit_pair() on success.
+ *
+ * Return: a pointer to @length bytes of payload for the first event, or
+ * NULL, and both events are counted as lost if the first would have been.
+ */
+static __always_inline void *
+simple_ring_buffer_reserve_pair(struct simple_rb_per_cpu *cpu_buffer, unsigned long length,
+				unsigned long length2, u64 timestamp,
+				struct simple_rb_reservation *res, void **payload2)
+{
+	unsigned long first = (length + 7) & ~7UL, second = (length2 + 7) & ~7UL;
+	struct ring_buffer_event *event;
+	void *payload;
 
-	/* Not NULL: a caller's test of the result folds away on this path. */
-	payload = &event->array[1];
+	payload = __simple_ring_buffer_reserve(cpu_buffer, first + SIMPLE_RB_EVENT_HDR + second,
+					       first, 2, timestamp, res);
 	if (!payload)
-		__builtin_unreachable();
+		return NULL;
+	event = payload + first;
+	*(u64 *)event = simple_rb_event_header(0, second);
+	*payload2 = &event->array[1];
 	return payload;
+}
+
+static __always_inline void
+__simple_ring_buffer_commit(struct simple_rb_per_cpu *cpu_buffer,
+			    const struct simple_rb_reservation *res, unsigned int nr)
+{
+	WRITE_ONCE(res->meta->entries, res->meta->entries + nr);
+	/* The events and the count that includes them are written before @commit. */
+	smp_store_release(res->commit, res->write);
+	/* Release: our writes are done before the next reserve or a reset. */
+	smp_store_release(&cpu_buffer->status, SIMPLE_RB_READY);
 }
 
 /**
@@ -223,11 +304,21 @@ static __always_inline void
 simple_ring_buffer_commit_event(struct simple_rb_per_cpu *cpu_buffer,
 				const struct simple_rb_reservation *res)
 {
-	WRITE_ONCE(res->meta->entries, res->meta->entries + 1);
-	/* The event and the count that includes it are written before @commit. */
-	smp_store_release(res->commit, res->write);
-	/* Release: our writes are done before the next reserve or a reset. */
-	smp_store_release(&cpu_buffer->status, SIMPLE_RB_READY);
+	__simple_ring_buffer_commit(cpu_buffer, res, 1);
+}
+
+/**
+ * simple_ring_buffer_commit_pair() - Publish the two events reserved last
+ * @cpu_buffer:	The ring buffer passed to simple_ring_buffer_reserve_pair().
+ * @res:	What it filled.
+ *
+ * Makes both events visible to the reader and allows the next reserve.
+ */
+static __always_inline void
+simple_ring_buffer_commit_pair(struct simple_rb_per_cpu *cpu_buffer,
+			       const struct simple_rb_reservation *res)
+{
+	__simple_ring_buffer_commit(cpu_buffer, res, 2);
 }
 
 /**

@@ -135,16 +135,18 @@ static void simple_rb_write_time_extend(void *at, u64 delta)
  * __simple_ring_buffer_refuse() - Out of line part of a refused reserve
  * @cpu_buffer:	The ring buffer passed to simple_ring_buffer_reserve_event().
  * @status:	The status its cmpxchg found.
+ * @nr:		The number of events reserved.
  *
- * Counts the event as lost if a writer was busy, or if the payload was too
+ * Counts the events as lost if a writer was busy, or if the payload was too
  * large (the buffer was taken then: give it back).
  *
  * Return: NULL.
  */
-void *__simple_ring_buffer_refuse(struct simple_rb_per_cpu *cpu_buffer, int status)
+void *__simple_ring_buffer_refuse(struct simple_rb_per_cpu *cpu_buffer, int status,
+				  unsigned int nr)
 {
 	if (status == SIMPLE_RB_WRITING || status == SIMPLE_RB_READY)
-		WRITE_ONCE(cpu_buffer->dropped, cpu_buffer->dropped + 1);
+		WRITE_ONCE(cpu_buffer->dropped, cpu_buffer->dropped + nr);
 	if (status == SIMPLE_RB_READY) /* Release: back to READY, as in commit. */
 		smp_store_release(&cpu_buffer->status, SIMPLE_RB_READY);
 	return NULL;

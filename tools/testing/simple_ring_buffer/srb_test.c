@@ -364,6 +364,61 @@ static int test_disabled_and_limits(void)
 	return 0;
 }
 
+/*
+ * Two events in one reservation: two well-formed events at one stamp,
+ * counted as two, on the fast path and on the slow one (a new page, a time
+ * extend); refused while the writer is busy, both counted as lost.
+ */
+static int test_pair(void)
+{
+	struct buf *b = buf_new(8);
+	struct simple_rb_reservation res;
+	u64 i, ts = 1, *p, *q, *outer;
+	int n;
+
+	for (i = 1; i <= 2 * PER_PAGE; i += 2) {
+		ts += i % 7 == 1 ? 1ULL << 27 : 3;
+		p = simple_ring_buffer_reserve_pair(&b->cpu_buffer, 8, 24, ts, &res,
+						    (void **)&q);
+		CHECK(p, "pair %llu refused", (unsigned long long)i);
+		CHECK((u8 *)q == (u8 *)p + 16, "second event at %ld", (long)((u8 *)q - (u8 *)p));
+		p[0] = i;
+		q[0] = i + 1;
+		q[1] = ~0ULL;
+		q[2] = ~0ULL;
+		simple_ring_buffer_commit_pair(&b->cpu_buffer, &res);
+		CHECK(b->cpu_buffer.meta->entries == i + 1, "entries %llu after pair %llu",
+		      (unsigned long long)b->cpu_buffer.meta->entries, (unsigned long long)i);
+	}
+	n = srb_consume(&b->reader, events, MAX_EVENTS);
+	CHECK(n >= 0, "read: %s", b->reader.error);
+	if (check_ids(n, 1, 2 * PER_PAGE))
+		return -1;
+	for (i = 0; i < (u64)n; i += 2)
+		CHECK(events[i].ts == events[i + 1].ts, "pair %llu: stamps %llu and %llu",
+		      (unsigned long long)i, (unsigned long long)events[i].ts,
+		      (unsigned long long)events[i + 1].ts);
+
+	buf_free(b);
+
+	b = buf_new(3);
+	CHECK(!write_event(b, 1, 1), "reserve failed");
+	outer = simple_ring_buffer_reserve(&b->cpu_buffer, 8, 2);
+	CHECK(outer, "outer reserve failed");
+	CHECK(!simple_ring_buffer_reserve_pair(&b->cpu_buffer, 8, 8, 3, &res, (void **)&q),
+	      "nested pair succeeded");
+	*outer = 2;
+	simple_ring_buffer_commit(&b->cpu_buffer);
+	CHECK(b->cpu_buffer.dropped == 2, "dropped %lu, want 2", b->cpu_buffer.dropped);
+	n = srb_consume(&b->reader, events, MAX_EVENTS);
+	CHECK(n >= 0, "%s", b->reader.error);
+	if (check_ids(n, 1, 2))
+		return -1;
+	CHECK(b->reader.lost_total == 2, "lost %llu", (unsigned long long)b->reader.lost_total);
+	buf_free(b);
+	return 0;
+}
+
 static int loads, unloads, refuse_at;
 
 static void *load_page(unsigned long va)
@@ -589,6 +644,7 @@ static const struct {
 	{ "reset-mid-stream", test_reset },
 	{ "nested-reserve-counted", test_nested },
 	{ "disabled-and-limits", test_disabled_and_limits },
+	{ "pair-in-one-reservation", test_pair },
 	{ "init-errors-roll-back", test_init_errors },
 	{ "entries-published-with-event", test_entries_published },
 	{ "reservation-is-writer-state", test_reservation },
