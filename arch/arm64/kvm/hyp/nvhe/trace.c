@@ -80,12 +80,14 @@ u64 hyp_trace_clock_refresh(struct hyp_trace_cpu *tc)
 			conv.epoch_cyc = READ_ONCE(hyp_clock.epoch_cyc);
 			conv.mult = READ_ONCE(hyp_clock.mult);
 			conv.epoch_ns = READ_ONCE(hyp_clock.epoch_ns);
+			conv.shift = READ_ONCE(hyp_clock.shift);
 			/* Pairs with the barrier in __tracing_update_clock(). */
 			smp_rmb();
 		} while ((conv.seq & 1) || conv.seq != READ_ONCE(hyp_clock.seq));
 
 		tc->clock.epoch_cyc = conv.epoch_cyc;
 		tc->clock.epoch_ns = conv.epoch_ns;
+		tc->clock.shift = conv.shift;
 		WRITE_ONCE(tc->clock.mult, conv.mult);
 		/*
 		 * An update that marked the copy before this store is seen
@@ -109,7 +111,7 @@ u64 hyp_trace_clock_refresh(struct hyp_trace_cpu *tc)
  */
 int __tracing_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
 {
-	unsigned int cpu;
+	unsigned int cpu, sign;
 	u64 mult32;
 
 	if (!mult || mult > U32_MAX || shift > 32 || epoch_cyc > __arch_counter_get_cntpct())
@@ -118,14 +120,17 @@ int __tracing_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
 	mult32 = mult << (32 - shift);
 	if (mult32 > S64_MAX)
 		return -EINVAL;
+	/* How far mult32 goes left and keeps a sign bit clear; see hyp_clock. */
+	sign = min(__builtin_clzll(mult32) - 1, 32);
 
 	hyp_spin_lock(&trace_lock);
 	WRITE_ONCE(hyp_clock.seq, hyp_clock.seq + 1);
 	/* Odd sequence visible before the new values. */
 	smp_wmb();
 	WRITE_ONCE(hyp_clock.epoch_cyc, epoch_cyc);
-	WRITE_ONCE(hyp_clock.mult, mult32);
+	WRITE_ONCE(hyp_clock.mult, mult32 << sign);
 	WRITE_ONCE(hyp_clock.epoch_ns, epoch_ns);
+	WRITE_ONCE(hyp_clock.shift, 32 - sign);
 	/* Release: the values are visible before the even sequence. */
 	smp_store_release(&hyp_clock.seq, hyp_clock.seq + 1);
 	/* See hyp_trace_clock_refresh(). */
@@ -447,7 +452,7 @@ int __tracing_enable_event(u64 id, bool enable)
  * or the event is off, this CPU has no buffer in the loaded descriptor, or
  * its buffer is being reset, disabled or unloaded by another CPU right now.
  *
- * Return: 1 if written, -ENODEV.
+ * Return: 0 if written, -ENODEV.
  */
 static __always_inline int hyp_trace_selftest(u64 id)
 {
@@ -465,7 +470,7 @@ static __always_inline int hyp_trace_selftest(u64 id)
 	entry->hdr = REMOTE_EVENT_HDR(hyp_event_id_selftest);
 	entry->id = id;
 	hyp_trace_commit(tc, &res);
-	return 1;
+	return 0;
 }
 
 /* The test ids: once the selftest event is written, panic or hyp_printk. */
@@ -473,7 +478,7 @@ static noinline int hyp_trace_test_hook(u64 id)
 {
 	int ret = hyp_trace_selftest(id);
 
-	if (ret <= 0)
+	if (ret)
 		return ret;
 	if (id == HYP_TRACE_PANIC_ID)
 		hyp_panic();
@@ -546,8 +551,6 @@ static int hyp_trace_count_wx(void)
 
 int __tracing_write_event(u64 id)
 {
-	int ret;
-
 	/*
 	 * Test ids first, whether the event is on or off: the benchmark takes
 	 * the cost of one event as this call with the event on minus off.
@@ -557,6 +560,5 @@ int __tracing_write_event(u64 id)
 		return hyp_trace_test_hook(id);
 	if (IS_ENABLED(CONFIG_NVHE_EL2_TRACING_TEST) && unlikely(id == HYP_TRACE_WX_ID))
 		return hyp_trace_count_wx();
-	ret = hyp_trace_selftest(id);
-	return ret < 0 ? ret : 0;
+	return hyp_trace_selftest(id);
 }

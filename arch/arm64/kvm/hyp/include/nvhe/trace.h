@@ -44,15 +44,19 @@ static __always_inline bool hyp_trace_trap_events_on(void)
 }
 
 /*
- * A conversion of counter cycles to ns, with a 128-bit product and no
+ * A conversion of counter cycles to ns, with one high-half multiply and no
  * branch:
  *
- *	ns = epoch_ns + (((s64)(cycles - epoch_cyc) * mult) >> 32)
+ *	ns = epoch_ns + (((s64)(cycles - epoch_cyc) << shift) * mult) >> 64
  *
- * @mult is the host's mult brought to a shift of 32 (ns per cycle in units
- * of 2^-32 ns), below 2^63: the product neither overflows for centuries
- * after the epoch nor needs a test, and a counter read a little before the
- * epoch (it is read unordered) gives a time a little before it.
+ * which is the host's conversion brought to a shift of 32, m (ns per cycle
+ * in units of 2^-32 ns, below 2^63), with m's 32 bits of shift split
+ * between its two factors: @mult is m shifted left as far as a sign allows
+ * (at most by 32) and @shift is what is left. The product of m and the
+ * cycles since the epoch is never rounded, and the cycles shifted by @shift
+ * keep their sign for at least 2^61 ns after the epoch: a counter read a
+ * little before the epoch (it is read unordered) gives a time a little
+ * before it.
  *
  * hyp_clock is the host's last conversion, and its @seq is odd while it
  * changes and counts the changes. Each CPU works from its own copy (whose
@@ -65,6 +69,7 @@ struct hyp_clock {
 	s64		mult;
 	u64		epoch_cyc;
 	u64		epoch_ns;
+	u64		shift;
 	unsigned long	seq;
 };
 
@@ -93,9 +98,9 @@ static __always_inline u64 hyp_trace_read_counter(void)
 
 static __always_inline u64 hyp_trace_clock_conv(u64 cycles, const struct hyp_clock *conv)
 {
-	s64 delta = cycles - conv->epoch_cyc;
+	s64 delta = (cycles - conv->epoch_cyc) << conv->shift;
 
-	return conv->epoch_ns + (u64)(((s128)delta * conv->mult) >> 32);
+	return conv->epoch_ns + (u64)(((s128)delta * conv->mult) >> 64);
 }
 
 /*
@@ -128,7 +133,10 @@ static __always_inline void hyp_trace_commit(struct hyp_trace_cpu *tc,
 	simple_ring_buffer_commit_event(&tc->rb, res);
 }
 
-/* trace_<name>(): one load and a branch (ldr, cbz) while the event is off. */
+/*
+ * trace_<name>(): one load and a branch (ldr, cbz) while the event is off.
+ * __hyp_fill_<name>(): the record of an event, for trace_hyp_pair().
+ */
 #define HYP_EVENT(__name, __proto, __struct, __assign, __printk)	\
 static __always_inline void trace_##__name(__proto)			\
 {									\
@@ -145,7 +153,51 @@ static __always_inline void trace_##__name(__proto)			\
 	__entry->hdr = REMOTE_EVENT_HDR(hyp_event_id_##__name);	\
 	__assign							\
 	hyp_trace_commit(__tc, &__res);					\
+}									\
+									\
+static __always_inline void						\
+__hyp_fill_##__name(struct remote_event_format_##__name *__entry, __proto) \
+{									\
+	__entry->hdr = REMOTE_EVENT_HDR(hyp_event_id_##__name);	\
+	__assign							\
 }
+
+#define __HYP_ARGS(...)	__VA_ARGS__
+
+/*
+ * trace_hyp_pair(a, (args of a), b, (args of b)) does what
+ * "trace_a(args of a); trace_b(args of b);" does, but with both events on,
+ * they share one reservation and one time stamp: the clock read and the
+ * taking and release of the buffer are paid once. The four loads and
+ * branches of two sites while both are off.
+ */
+#define trace_hyp_pair(__a, __a_args, __b, __b_args)			\
+do {									\
+	struct remote_event_format_##__a *__ea;				\
+	struct remote_event_format_##__b *__eb;				\
+	u32 __on_a = READ_ONCE(hyp_trace_events[hyp_event_id_##__a]);	\
+	u32 __on_b = READ_ONCE(hyp_trace_events[hyp_event_id_##__b]);	\
+	struct simple_rb_reservation __res;				\
+	struct hyp_trace_cpu *__tc;					\
+									\
+	if (!(__on_a | __on_b))						\
+		break;							\
+	/* Each 0 or 1: __tracing_enable_event() stores a bool. */	\
+	if (!(__on_a & __on_b)) {					\
+		trace_##__a __a_args;					\
+		trace_##__b __b_args;					\
+		break;							\
+	}								\
+	__tc = this_cpu_ptr(&hyp_trace_cpu);				\
+	__ea = simple_ring_buffer_reserve_pair(&__tc->rb, sizeof(*__ea), sizeof(*__eb), \
+					       hyp_trace_clock(__tc), &__res,	\
+					       (void **)&__eb);		\
+	if (!__ea)							\
+		break;							\
+	__hyp_fill_##__a(__ea, __HYP_ARGS __a_args);			\
+	__hyp_fill_##__b(__eb, __HYP_ARGS __b_args);			\
+	simple_ring_buffer_commit_pair(&__tc->rb, &__res);		\
+} while (0)
 
 #else
 
@@ -194,6 +246,12 @@ static inline bool hyp_trace_trap_events_on(void)
 
 #define HYP_EVENT(__name, __proto, __struct, __assign, __printk)	\
 static __always_inline void trace_##__name(__proto) { }
+
+#define trace_hyp_pair(__a, __a_args, __b, __b_args)			\
+do {									\
+	trace_##__a __a_args;						\
+	trace_##__b __b_args;						\
+} while (0)
 
 #endif /* CONFIG_NVHE_EL2_TRACING */
 
