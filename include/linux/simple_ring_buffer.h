@@ -138,6 +138,16 @@ struct simple_rb_reservation {
 };
 
 /*
+ * Has the compiler hold @a and @b in registers here, at no cost: loaded
+ * before a branch, two adjacent fields stay there as one load of a pair
+ * rather than sink below it to be loaded one by one, as Clang does.
+ */
+static __always_inline void simple_rb_hold(unsigned long a, unsigned long b)
+{
+	asm volatile("" : : "r" (a), "r" (b));
+}
+
+/*
  * The first 8 bytes of an event of @length bytes of payload (a multiple of
  * 8), @delta (below %SIMPLE_RB_TS_MAX) after the previous one: type_len 0
  * and time_delta, then array[0], written as one.
@@ -189,6 +199,7 @@ __simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer, unsigned long
 	meta = cpu_buffer->meta;
 	/* A stamp before the previous one (unsigned: huge) is slow too. */
 	delta = timestamp - cpu_buffer->write_stamp;
+	simple_rb_hold((unsigned long)commit, (unsigned long)meta);
 	/* One test of both: the loads above stay together, in pairs. */
 	if (unlikely((delta >> SIMPLE_RB_TS_SHIFT) | (write + size > SIMPLE_RB_DATA_SIZE))) {
 		payload = __simple_ring_buffer_reserve_slow(cpu_buffer, length, timestamp);

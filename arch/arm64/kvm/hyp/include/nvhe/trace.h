@@ -67,9 +67,9 @@ static __always_inline bool hyp_trace_trap_events_on(void)
  */
 struct hyp_clock {
 	s64		mult;
+	u64		shift;
 	u64		epoch_cyc;
 	u64		epoch_ns;
-	u64		shift;
 	unsigned long	seq;
 };
 
@@ -115,6 +115,7 @@ static __always_inline u64 hyp_trace_clock(struct hyp_trace_cpu *tc)
 	struct hyp_clock conv = tc->clock;
 	u64 cycles = hyp_trace_read_counter();
 
+	simple_rb_hold(conv.mult, conv.shift);
 	if (unlikely(!conv.mult))
 		return hyp_trace_clock_refresh(tc);
 	return hyp_trace_clock_conv(cycles, &conv);
