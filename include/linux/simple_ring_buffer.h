@@ -168,10 +168,10 @@ static __always_inline u64 simple_rb_event_header(u64 delta, unsigned long lengt
  * first of which has @first bytes of payload and follows the header this
  * writes; the caller writes the others' headers.
  */
-static __always_inline void *
-__simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer, unsigned long length,
-			     unsigned long first, unsigned int nr, u64 timestamp,
-			     struct simple_rb_reservation *res)
+static __always_inline void *__simple_ring_buffer_reserve(struct simple_rb_per_cpu *cpu_buffer,
+							  unsigned long length, unsigned long first,
+							  unsigned int nr, u64 timestamp,
+							  struct simple_rb_reservation *res)
 {
 	struct ring_buffer_event *event;
 	struct trace_buffer_meta *meta;
@@ -274,10 +274,11 @@ simple_ring_buffer_reserve_event(struct simple_rb_per_cpu *cpu_buffer, unsigned 
  * Return: a pointer to @length bytes of payload for the first event, or
  * NULL, and both events are counted as lost if the first would have been.
  */
-static __always_inline void *
-simple_ring_buffer_reserve_pair(struct simple_rb_per_cpu *cpu_buffer, unsigned long length,
-				unsigned long length2, u64 timestamp,
-				struct simple_rb_reservation *res, void **payload2)
+static __always_inline void *simple_ring_buffer_reserve_pair(struct simple_rb_per_cpu *cpu_buffer,
+							     unsigned long length,
+							     unsigned long length2, u64 timestamp,
+							     struct simple_rb_reservation *res,
+							     void **payload2)
 {
 	unsigned long first = (length + 7) & ~7UL, second = (length2 + 7) & ~7UL;
 	struct ring_buffer_event *event;
@@ -293,9 +294,9 @@ simple_ring_buffer_reserve_pair(struct simple_rb_per_cpu *cpu_buffer, unsigned l
 	return payload;
 }
 
-static __always_inline void
-__simple_ring_buffer_commit(struct simple_rb_per_cpu *cpu_buffer,
-			    const struct simple_rb_reservation *res, unsigned int nr)
+static __always_inline void __simple_ring_buffer_commit(struct simple_rb_per_cpu *cpu_buffer,
+							const struct simple_rb_reservation *res,
+							unsigned int nr)
 {
 	WRITE_ONCE(res->meta->entries, res->meta->entries + nr);
 	/* The events and the count that includes them are written before @commit. */
@@ -325,9 +326,8 @@ simple_ring_buffer_commit_event(struct simple_rb_per_cpu *cpu_buffer,
  *
  * Makes both events visible to the reader and allows the next reserve.
  */
-static __always_inline void
-simple_ring_buffer_commit_pair(struct simple_rb_per_cpu *cpu_buffer,
-			       const struct simple_rb_reservation *res)
+static __always_inline void simple_ring_buffer_commit_pair(struct simple_rb_per_cpu *cpu_buffer,
+							   const struct simple_rb_reservation *res)
 {
 	__simple_ring_buffer_commit(cpu_buffer, res, 2);
 }
