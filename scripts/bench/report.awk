@@ -34,6 +34,15 @@ function side(what, ours, kernel, r, ok) {
 	printf "  %-58s %10s  %-8s %s\n", what, sprintf("%d / %d = %.2f", ours, kernel, r),
 		"<= 0.50", ok
 }
+# Ours against the kernel's tracers of boot @b (best figures).
+function sides(b, fe, fr, ev) {
+	side("one traced function, entry: func / function tracer", fe,
+	     b["kcall,function"] - b["kcall,off"])
+	side("entry and return: func + func_ret / function_graph", fr,
+	     b["kcall,graph"] - b["kcall,off"])
+	side("one event, u64 payload: EL2 event / kernel trace event", ev,
+	     b["kevent,on"] - b["kevent,off"])
+}
 function pct(a, b) { return b ? sprintf("%+.1f%%", (a - b) * 100 / b) : "?" }
 function line(k, what, v) {
 	printf "  %-5s out %6s  disabled %6s (%6s vs out, other boot)  enabled %6s (%6s vs disabled)\n",
@@ -98,12 +107,7 @@ END {
 	}
 	if ("kcall,off" in best) {
 		print "== side by side with the kernel tracers, same boot (instructions; ours, the kernel, ratio)"
-		side("one traced function, entry: func / function tracer", fe,
-		     best["kcall,function"] - best["kcall,off"])
-		side("entry and return: func + func_ret / function_graph", fr,
-		     best["kcall,graph"] - best["kcall,off"])
-		side("one event, u64 payload: EL2 event / kernel trace event", ev,
-		     best["kevent,on"] - best["kevent,off"])
+		sides(best, fe, fr, ev)
 	}
 	if ("event,on" in lbest) {
 		print "== the LLVM=1 kernel (Clang, kCFI, SCS, PAC, BTI, ThinLTO), same rows (instructions)"
@@ -116,12 +120,7 @@ END {
 		target("one enabled hypervisor event", lev, "<= 40", lev <= 40)
 		target("one traced hypervisor function entry (func)", lfe, "<= 50", lfe <= 50)
 		target("one traced hypervisor function, entry and return", lfr, "<= 120", lfr <= 120)
-		side("one traced function, entry: func / function tracer", lfe,
-		     lbest["kcall,function"] - lbest["kcall,off"])
-		side("entry and return: func + func_ret / function_graph", lfr,
-		     lbest["kcall,graph"] - lbest["kcall,off"])
-		side("one event, u64 payload: EL2 event / kernel trace event", lev,
-		     lbest["kevent,on"] - lbest["kevent,off"])
+		sides(lbest, lfe, lfr, lev)
 	}
 	print "== reader costs, 3 pages per CPU / 4 MiB per CPU (instructions; same within 10 %)"
 	flat("writer swap after the ring was overwritten 1.5 times", swap["3,lap"], swap["1025,lap"])
