@@ -54,6 +54,7 @@ DECLARE_KVM_NVHE_PER_CPU(struct hyp_ftrace_ret_stack, hyp_ftrace_ret_stack);
 DECLARE_KVM_NVHE_SYM(__hyp_text_start);
 DECLARE_KVM_NVHE_SYM(__hyp_text_end);
 DECLARE_KVM_NVHE_SYM(__start___kvm_ex_table);
+extern unsigned long kvm_nvhe_sym(hyp_ftrace_kimg_off);
 
 static struct {
 	struct mutex	lock;		/* the lists, patched, func_on */
@@ -587,7 +588,8 @@ static void __init hyp_ftrace_boot_list(char *list, unsigned long *set, const ch
 
 /*
  * Before the hypervisor is protected (device_initcall_sync), while its list
- * of sites can still be read: their addresses and names.
+ * of sites can still be read and its memory written: their addresses and
+ * names, and the hypervisor's offset to the kernel image.
  */
 static int __init hyp_ftrace_init(void)
 {
@@ -618,6 +620,7 @@ static int __init hyp_ftrace_init(void)
 			goto fail;
 	}
 	hyp_ftrace.nr = nr;
+	kvm_nvhe_sym(hyp_ftrace_kimg_off) = hyp_ftrace_kimg(0);
 	hyp_ftrace_boot_list(hyp_ftrace_boot_filter, hyp_ftrace.filter, "hyp_ftrace_filter");
 	hyp_ftrace_boot_list(hyp_ftrace_boot_notrace, hyp_ftrace.notrace_set,
 			     "hyp_ftrace_notrace");

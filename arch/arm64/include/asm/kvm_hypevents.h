@@ -172,50 +172,6 @@ HYP_EVENT(vcpu_illegal_trap,
 	HE_PRINTK("esr=0x%llx vcpu=%d pid=%d", __entry->esr, __entry->vcpu, __entry->pid)
 )
 
-/*
- * hyp_printk() (nvhe/trace.h): fmt_id is the offset of the format string in
- * the hypervisor's .hyp.printk_fmts section, a0..a3 the arguments (unused
- * ones 0). The host prints the formatted text; tools get the raw fields.
- */
-HYP_EVENT(hyp_printk,
-	HE_PROTO(u32 fmt_id, u64 a0, u64 a1, u64 a2, u64 a3),
-	HE_STRUCT(
-		he_field(u32, fmt_id)
-		he_field(u64, a0)
-		he_field(u64, a1)
-		he_field(u64, a2)
-		he_field(u64, a3)
-	),
-	HE_ASSIGN(
-		__entry->fmt_id = fmt_id;
-		__entry->a0 = a0;
-		__entry->a1 = a1;
-		__entry->a2 = a2;
-		__entry->a3 = a3;
-	),
-	HE_PRINTK("fmt_id=%u a0=0x%llx a1=0x%llx a2=0x%llx a3=0x%llx", __entry->fmt_id,
-		  __entry->a0, __entry->a1, __entry->a2, __entry->a3)
-)
-
-/*
- * A mark a guest wrote into the hypervisor's trace (the guest marker
- * hypercall): @text is what it gave, up to 47 bytes, made printable at EL2.
- */
-HYP_EVENT(guest_marker,
-	HE_PROTO(struct kvm_vcpu *vcpu, const char *text),
-	HE_STRUCT(
-		he_field(int, vcpu)
-		he_field(int, pid)
-		he_array(char, text, 48)
-	),
-	HE_ASSIGN(
-		__entry->vcpu = vcpu->vcpu_id;
-		__entry->pid = vcpu->arch.run_pid;
-		memcpy(__entry->text, text, sizeof(__entry->text));
-	),
-	HE_PRINTK("vcpu=%d pid=%d text=%.48s", __entry->vcpu, __entry->pid, __entry->text)
-)
-
 #ifdef CONFIG_NVHE_EL2_FTRACE
 /*
  * Function tracing (set_ftrace_filter): the traced function at ip was called
@@ -260,3 +216,48 @@ HYP_EVENT(func_ret,
 		  (__entry->rettime - __entry->calltime) % 1000)
 )
 #endif
+
+/*
+ * hyp_printk() (nvhe/trace.h): fmt_id is the offset of the format string in
+ * the hypervisor's .hyp.printk_fmts section, a0..a3 the arguments (unused
+ * ones 0). The host prints the formatted text; tools get the raw fields.
+ */
+HYP_EVENT(hyp_printk,
+	HE_PROTO(u32 fmt_id, u64 a0, u64 a1, u64 a2, u64 a3),
+	HE_STRUCT(
+		he_field(u32, fmt_id)
+		he_field(u64, a0)
+		he_field(u64, a1)
+		he_field(u64, a2)
+		he_field(u64, a3)
+	),
+	HE_ASSIGN(
+		__entry->fmt_id = fmt_id;
+		__entry->a0 = a0;
+		__entry->a1 = a1;
+		__entry->a2 = a2;
+		__entry->a3 = a3;
+	),
+	HE_PRINTK("fmt_id=%u a0=0x%llx a1=0x%llx a2=0x%llx a3=0x%llx", __entry->fmt_id,
+		  __entry->a0, __entry->a1, __entry->a2, __entry->a3)
+)
+
+/*
+ * A mark a guest wrote into the hypervisor's trace (the guest marker
+ * hypercall): @text is what it gave, up to 47 bytes, made printable at EL2.
+ */
+HYP_EVENT(guest_marker,
+	HE_PROTO(struct kvm_vcpu *vcpu, const char *text),
+	HE_STRUCT(
+		he_field(int, vcpu)
+		he_field(int, pid)
+		he_array(char, text, 48)
+	),
+	HE_ASSIGN(
+		__entry->vcpu = vcpu->vcpu_id;
+		__entry->pid = vcpu->arch.run_pid;
+		memcpy(__entry->text, text, sizeof(__entry->text));
+	),
+	HE_PRINTK("vcpu=%d pid=%d text=%.48s", __entry->vcpu, __entry->pid, __entry->text)
+)
+

@@ -19,10 +19,12 @@
 
 /* Most patch sites the hypervisor may have: the link fails beyond. */
 #define HYP_FTRACE_MAX_SITES	2048
-/* mov x9, x30; bl __hyp_ftrace_caller */
-#define HYP_FTRACE_TRAMP_SIZE	8
+/* adrp x10, ...; ldr x10, [x10, ...]; b __hyp_ftrace_caller */
+#define HYP_FTRACE_TRAMP_SIZE	12
 /* Room for the direct calls to them (1.6 per function in 6.12). */
 #define HYP_FTRACE_MAX_CALLS	4096
+
+#define HYP_FTRACE_INSN_SIZE	4
 
 #ifndef __ASSEMBLY__
 
@@ -36,8 +38,6 @@
 
 #include <asm/byteorder.h>
 #include <asm/insn.h>
-
-#define HYP_FTRACE_INSN_SIZE	4
 
 /*
  * The calls whose return is traced (func_ret), per CPU, innermost last. A

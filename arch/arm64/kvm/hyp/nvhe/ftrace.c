@@ -7,12 +7,12 @@
  * traced (this one, the trace buffer writer, the clock, the world switch),
  * and lists those NOPs, the patch sites, in __hyp_ftrace_sites[]. Function
  * i is traced while its NOP is a branch to trampoline i (ftrace_tramp.S),
- * which calls hyp_ftrace_entry() and goes on after the NOP. While it is not,
- * the direct calls to it go past the NOP, so that only calls through a
- * pointer (the host's hypercalls through host_hcall[], which stays
- * read-only) run it. A NOP and a B may be exchanged while other CPUs
- * execute them, and so may a BL and a BL, or a B and a B: no CPU is
- * stopped.
+ * which writes the func event, or calls hyp_ftrace_entry() to, and goes on
+ * after the NOP. While it is not, the direct calls to it go past the NOP,
+ * so that only calls through a pointer (the host's hypercalls through
+ * host_hcall[], which stays read-only) run it. A NOP and a B may be
+ * exchanged while other CPUs execute them, and so may a BL and a BL, or a
+ * B and a B: no CPU is stopped.
  *
  * The host names a site by its index only. In protected mode the hypervisor
  * takes the address from its own list, checks that the instruction there is
@@ -43,22 +43,36 @@ static u16 hyp_ftrace_first_call[HYP_FTRACE_MAX_SITES + 1];
 static u32 hyp_ftrace_calls[HYP_FTRACE_MAX_CALLS];
 static bool hyp_ftrace_calls_looked, hyp_ftrace_calls_found;
 
-/* Kernel image address minus hypervisor address, once known. */
-static unsigned long hyp_ftrace_kimg_cached;
-
 /* Read by the host's unwinder in nVHE mode. */
 DEFINE_PER_CPU(struct hyp_ftrace_ret_stack, hyp_ftrace_ret_stack);
 
-static __always_inline unsigned long hyp_ftrace_kimg_off(void)
-{
-	unsigned long off = READ_ONCE(hyp_ftrace_kimg_cached);
+/* In .bss, as the hypervisor has no .data; written before any site is patched. */
+unsigned long hyp_ftrace_kimg_off;
 
-	if (unlikely(!off)) {
-		off = __hyp_ftrace_kimg_offset();
-		WRITE_ONCE(hyp_ftrace_kimg_cached, off);
-	}
-	return off;
-}
+#define HYP_FTRACE_TC(field)	offsetof(struct hyp_trace_cpu, field)
+static_assert(HYP_FTRACE_EVENT_FUNC == hyp_event_id_func);
+static_assert(HYP_FTRACE_EVENT_FUNC + 1 == hyp_event_id_func_ret);
+static_assert(HYP_FTRACE_EVENT_FUNC % 2 == 0 && __alignof__(hyp_trace_events) >= 8);
+static_assert(sizeof(struct remote_event_hdr) == 8 && offsetof(struct remote_event_hdr, id) == 0);
+static_assert(offsetof(struct remote_event_format_func, ip) == 8);
+static_assert(offsetof(struct remote_event_format_func, parent_ip) == 16);
+static_assert(HYP_FTRACE_FUNC_LEN == sizeof(struct remote_event_format_func) + sizeof(u32));
+static_assert(HYP_FTRACE_FUNC_SIZE == HYP_FTRACE_FUNC_LEN + sizeof(u32));
+static_assert(HYP_FTRACE_TC(rb.status) == 0);
+static_assert(HYP_FTRACE_TC(rb.tail_write) == HYP_FTRACE_TC_TAIL_WRITE);
+static_assert(HYP_FTRACE_TC(rb.write_stamp) == HYP_FTRACE_TC_TAIL_WRITE + 8);
+static_assert(HYP_FTRACE_TC(rb.tail_commit) == HYP_FTRACE_TC_TAIL_COMMIT);
+static_assert(HYP_FTRACE_TC(rb.meta) == HYP_FTRACE_TC_TAIL_COMMIT + 8);
+static_assert(HYP_FTRACE_TC(clock.mult) == HYP_FTRACE_TC_MULT);
+static_assert(HYP_FTRACE_TC(clock.shift) == HYP_FTRACE_TC_MULT + 8);
+static_assert(HYP_FTRACE_TC(clock.epoch_cyc) == HYP_FTRACE_TC_EPOCH);
+static_assert(HYP_FTRACE_TC(clock.epoch_ns) == HYP_FTRACE_TC_EPOCH + 8);
+static_assert(offsetof(struct trace_buffer_meta, entries) == HYP_FTRACE_META_ENTRIES);
+static_assert(HYP_FTRACE_RB_READY == SIMPLE_RB_READY);
+static_assert(HYP_FTRACE_RB_READY == BIT(HYP_FTRACE_RB_READY_BIT));
+static_assert(HYP_FTRACE_RB_WRITING == SIMPLE_RB_WRITING);
+static_assert(HYP_FTRACE_TS_MAX == SIMPLE_RB_TS_MAX);
+static_assert(HYP_FTRACE_DATA_SIZE == SIMPLE_RB_DATA_SIZE);
 
 /*
  * Make the call at @sp of function @ip, which returns to *@parent, return
@@ -117,22 +131,19 @@ unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long record,
 }
 
 /*
- * Called by trampoline @tramp_end - HYP_FTRACE_TRAMP_SIZE, that is for
- * function idx, with *@parent its return address and @sp its stack pointer.
- * Events carry kernel image addresses: the host's kallsyms names them, and
- * tools that read the trace name them from the kernel's symbols.
+ * Called by __hyp_ftrace_caller for the function whose patch site is @site,
+ * with *@parent its return address and @sp its stack pointer. Events carry
+ * kernel image addresses: the host's kallsyms names them, and tools that
+ * read the trace name them from the kernel's symbols.
  */
-unsigned long hyp_ftrace_entry(unsigned long tramp_end, unsigned long *parent,
-			       unsigned long sp)
+unsigned long hyp_ftrace_entry(unsigned long site, unsigned long *parent, unsigned long sp)
 {
-	unsigned long idx, ip, off = hyp_ftrace_kimg_off();
+	unsigned long off = READ_ONCE(hyp_ftrace_kimg_off);
 
-	idx = (tramp_end - (unsigned long)__hyp_ftrace_tramps) / HYP_FTRACE_TRAMP_SIZE - 1;
-	ip = __hyp_ftrace_sites[idx];
-	trace_func(ip + off, *parent + off);
+	trace_func(site + off, *parent + off);
 	if (READ_ONCE(hyp_trace_events[hyp_event_id_func_ret]))
-		hyp_ftrace_hook_return(ip, parent, sp);
-	return ip + HYP_FTRACE_INSN_SIZE;
+		hyp_ftrace_hook_return(site, parent, sp);
+	return site + HYP_FTRACE_INSN_SIZE;
 }
 
 /*
@@ -152,7 +163,7 @@ unsigned long hyp_ftrace_exit(void)
 	if (READ_ONCE(hyp_trace_events[hyp_event_id_func_ret])) {
 		/* A new conversion from the host may step the clock back. */
 		now = max(hyp_trace_clock(this_cpu_ptr(&hyp_trace_cpu)), f->calltime);
-		trace_func_ret(f->ip + hyp_ftrace_kimg_off(), depth - 1, f->calltime, now);
+		trace_func_ret(f->ip + READ_ONCE(hyp_ftrace_kimg_off), depth - 1, f->calltime, now);
 	}
 	/* Last: a panic before still unwinds this frame to its caller. */
 	WRITE_ONCE(rs->depth, depth - 1);

@@ -2,6 +2,29 @@
 #ifndef __ARM64_KVM_HYP_NVHE_FTRACE_H
 #define __ARM64_KVM_HYP_NVHE_FTRACE_H
 
+#include <asm/page-def.h>
+
+/*
+ * What __hyp_ftrace_caller (ftrace_tramp.S) writes the func event with:
+ * the offsets in struct hyp_trace_cpu of the fields it reads, and the
+ * constants of the event and of its buffer. ftrace.c checks each.
+ */
+#define HYP_FTRACE_EVENT_FUNC		10	/* hyp_event_id_func, then func_ret */
+#define HYP_FTRACE_TC_TAIL_WRITE	8	/* rb.tail_write, then write_stamp */
+#define HYP_FTRACE_TC_TAIL_COMMIT	24	/* rb.tail_commit, then meta */
+#define HYP_FTRACE_TC_MULT		112	/* clock.mult, then shift */
+#define HYP_FTRACE_TC_EPOCH		128	/* clock.epoch_cyc, then epoch_ns */
+#define HYP_FTRACE_META_ENTRIES		40	/* trace_buffer_meta.entries */
+#define HYP_FTRACE_RB_READY		4	/* SIMPLE_RB_READY, rb.status at 0 */
+#define HYP_FTRACE_RB_READY_BIT		2
+#define HYP_FTRACE_RB_WRITING		2
+#define HYP_FTRACE_TS_MAX		(1 << 27)
+#define HYP_FTRACE_FUNC_LEN		28	/* array[0] of the event */
+#define HYP_FTRACE_FUNC_SIZE		32	/* the event, header included */
+#define HYP_FTRACE_DATA_SIZE		(PAGE_SIZE - 24)
+
+#ifndef __ASSEMBLY__
+
 #include <linux/errno.h>
 #include <linux/types.h>
 
@@ -18,9 +41,10 @@ extern char __hyp_ftrace_tramps[], __hyp_ftrace_return[];
 /* Where the hypervisor's text stops being instructions (hyp/switch.h). */
 extern struct kvm_exception_table_entry __start___kvm_ex_table;
 
-unsigned long __hyp_ftrace_kimg_offset(void);
-unsigned long hyp_ftrace_entry(unsigned long tramp_end, unsigned long *parent,
-			       unsigned long sp);
+/* Kernel image address minus hypervisor address, set by the host at boot. */
+extern unsigned long hyp_ftrace_kimg_off;
+
+unsigned long hyp_ftrace_entry(unsigned long site, unsigned long *parent, unsigned long sp);
 unsigned long hyp_ftrace_exit(void);
 int hyp_ftrace_write(unsigned long site, u32 old, u32 new);
 int __tracing_ftrace_patch(u64 idx, u64 enable);
@@ -41,5 +65,7 @@ static inline unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long 
 	return pc;
 }
 #endif
+
+#endif /* __ASSEMBLY__ */
 
 #endif /* __ARM64_KVM_HYP_NVHE_FTRACE_H */

@@ -31,7 +31,8 @@ int __tracing_write_event(u64 id);
 #include <asm/kvm_hypevents.h>
 #undef HYP_EVENT
 
-extern u32 hyp_trace_events[HYP_NR_EVENTS];
+/* Aligned: the function tracer reads two neighbours as one (ftrace_tramp.S). */
+extern u32 hyp_trace_events[HYP_NR_EVENTS] __aligned(8);
 extern u32 hyp_trace_nr_trap_events_on;
 
 /*
