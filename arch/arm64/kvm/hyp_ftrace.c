@@ -50,7 +50,8 @@ DECLARE_KVM_NVHE_SYM(__hyp_ftrace_sites);
 DECLARE_KVM_NVHE_SYM(__hyp_ftrace_sites_end);
 DECLARE_KVM_NVHE_SYM(__hyp_ftrace_tramps);
 DECLARE_KVM_NVHE_SYM(__hyp_ftrace_return);
-DECLARE_KVM_NVHE_PER_CPU(struct hyp_ftrace_ret_stack, hyp_ftrace_ret_stack);
+/* Opaque here: the hypervisor's struct hyp_trace_cpu, with its return stack. */
+DECLARE_KVM_NVHE_PER_CPU(u8, hyp_trace_cpu);
 DECLARE_KVM_NVHE_SYM(__hyp_text_start);
 DECLARE_KVM_NVHE_SYM(__hyp_text_end);
 DECLARE_KVM_NVHE_SYM(__start___kvm_ex_table);
@@ -97,10 +98,13 @@ unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long record,
 				  unsigned long va_mask)
 {
 	unsigned long hook = (unsigned long)kvm_nvhe_sym(__hyp_ftrace_return);
+	u8 *tc = this_cpu_ptr_nvhe_sym(hyp_trace_cpu);
 
+	if (!tc)
+		return pc;
 	hook = (unsigned long)kern_hyp_va(lm_alias(hook));
-	return hyp_ftrace_unwind_ret(this_cpu_ptr_nvhe_sym(hyp_ftrace_ret_stack), hook, pc,
-				     record, va_mask);
+	return hyp_ftrace_unwind_ret((void *)(tc + HYP_FTRACE_TC_RET), hook, pc, record,
+				     va_mask);
 }
 
 /*

@@ -26,6 +26,19 @@
 
 #define HYP_FTRACE_INSN_SIZE	4
 
+/*
+ * The calls whose return is traced (func_ret), per CPU, innermost last. A
+ * traced call's return address is replaced by __hyp_ftrace_return, which
+ * gets the real one back from here.
+ */
+#define HYP_FTRACE_RET_DEPTH	32
+
+/*
+ * Where a CPU's struct hyp_ftrace_ret_stack is in its struct hyp_trace_cpu,
+ * which is the hypervisor's own (checked in nvhe/ftrace.c).
+ */
+#define HYP_FTRACE_TC_RET	160
+
 #ifndef __ASSEMBLY__
 
 #include <linux/bitops.h>
@@ -39,17 +52,10 @@
 #include <asm/byteorder.h>
 #include <asm/insn.h>
 
-/*
- * The calls whose return is traced (func_ret), per CPU, innermost last. A
- * traced call's return address is replaced by __hyp_ftrace_return, which
- * gets the real one back from here.
- */
-#define HYP_FTRACE_RET_DEPTH	32
-
 struct hyp_ftrace_ret_frame {
 	unsigned long	ret;		/* the real return address */
 	unsigned long	sp;		/* the stack pointer at the call */
-	unsigned long	ip;		/* the function's patch site */
+	unsigned long	ip;		/* the function, as a kernel image address */
 	u64		calltime;
 };
 

@@ -43,9 +43,6 @@ static u16 hyp_ftrace_first_call[HYP_FTRACE_MAX_SITES + 1];
 static u32 hyp_ftrace_calls[HYP_FTRACE_MAX_CALLS];
 static bool hyp_ftrace_calls_looked, hyp_ftrace_calls_found;
 
-/* Read by the host's unwinder in nVHE mode. */
-DEFINE_PER_CPU(struct hyp_ftrace_ret_stack, hyp_ftrace_ret_stack);
-
 /* In .bss, as the hypervisor has no .data; written before any site is patched. */
 unsigned long hyp_ftrace_kimg_off;
 
@@ -73,14 +70,34 @@ static_assert(HYP_FTRACE_RB_READY == BIT(HYP_FTRACE_RB_READY_BIT));
 static_assert(HYP_FTRACE_RB_WRITING == SIMPLE_RB_WRITING);
 static_assert(HYP_FTRACE_TS_MAX == SIMPLE_RB_TS_MAX);
 static_assert(HYP_FTRACE_DATA_SIZE == SIMPLE_RB_DATA_SIZE);
+static_assert(HYP_FTRACE_RET_LEN == sizeof(struct remote_event_format_func_ret) + sizeof(u32));
+static_assert(HYP_FTRACE_RET_SIZE == HYP_FTRACE_RET_LEN + sizeof(u32));
+static_assert(offsetof(struct remote_event_format_func_ret, ip) == 8);
+static_assert(offsetof(struct remote_event_format_func_ret, calltime) == 16);
+static_assert(offsetof(struct remote_event_format_func_ret, rettime) == 24);
+static_assert(offsetof(struct remote_event_format_func_ret, depth) == 32);
+static_assert(HYP_FTRACE_TC(ftrace_ret.depth) == HYP_FTRACE_TC_RET_DEPTH);
+static_assert(HYP_FTRACE_TC(ftrace_ret.frame) == HYP_FTRACE_TC_RET_FRAME);
+static_assert(sizeof(struct hyp_ftrace_ret_frame) == 32);
+static_assert(offsetof(struct hyp_ftrace_ret_frame, sp) == 8);
+static_assert(offsetof(struct hyp_ftrace_ret_frame, ip) == 16);
+static_assert(offsetof(struct hyp_ftrace_ret_frame, calltime) == 24);
+
+static inline struct hyp_ftrace_ret_stack *hyp_ftrace_ret_stack(void)
+{
+	return &this_cpu_ptr(&hyp_trace_cpu)->ftrace_ret;
+}
 
 /*
- * Make the call at @sp of function @ip, which returns to *@parent, return
- * through __hyp_ftrace_return.
+ * Make the call at @sp of the function whose patch site is @site, which
+ * returns to *@parent, return through __hyp_ftrace_return; where the
+ * function goes on. Called by hyp_ftrace_entry(), and by __hyp_ftrace_caller
+ * once it has written the func event when the stack holds a frame it
+ * cannot tell from a running call's.
  */
-static void hyp_ftrace_hook_return(unsigned long ip, unsigned long *parent, unsigned long sp)
+unsigned long hyp_ftrace_hook_return(unsigned long site, unsigned long *parent, unsigned long sp)
 {
-	struct hyp_ftrace_ret_stack *rs = this_cpu_ptr(&hyp_ftrace_ret_stack);
+	struct hyp_ftrace_ret_stack *rs = hyp_ftrace_ret_stack();
 	unsigned long hook = (unsigned long)__hyp_ftrace_return;
 	struct hyp_ftrace_ret_frame *f;
 
@@ -97,14 +114,15 @@ static void hyp_ftrace_hook_return(unsigned long ip, unsigned long *parent, unsi
 		rs->depth--;
 	}
 	if (rs->depth == HYP_FTRACE_RET_DEPTH)
-		return;
+		return site + HYP_FTRACE_INSN_SIZE;
 	f = &rs->frame[rs->depth];
 	f->ret = *parent;
 	f->sp = sp;
-	f->ip = ip;
+	f->ip = site + READ_ONCE(hyp_ftrace_kimg_off);
 	f->calltime = hyp_trace_clock(this_cpu_ptr(&hyp_trace_cpu));
 	rs->depth++;
 	*parent = hook;
+	return site + HYP_FTRACE_INSN_SIZE;
 }
 
 /*
@@ -116,7 +134,7 @@ static void hyp_ftrace_hook_return(unsigned long ip, unsigned long *parent, unsi
  */
 void hyp_ftrace_cpu_entry(void)
 {
-	this_cpu_ptr(&hyp_ftrace_ret_stack)->depth = 0;
+	hyp_ftrace_ret_stack()->depth = 0;
 }
 
 /*
@@ -126,7 +144,7 @@ void hyp_ftrace_cpu_entry(void)
 unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long record,
 				  unsigned long va_mask)
 {
-	return hyp_ftrace_unwind_ret(this_cpu_ptr(&hyp_ftrace_ret_stack),
+	return hyp_ftrace_unwind_ret(hyp_ftrace_ret_stack(),
 				     (unsigned long)__hyp_ftrace_return, pc, record, va_mask);
 }
 
@@ -142,7 +160,7 @@ unsigned long hyp_ftrace_entry(unsigned long site, unsigned long *parent, unsign
 
 	trace_func(site + off, *parent + off);
 	if (READ_ONCE(hyp_trace_events[hyp_event_id_func_ret]))
-		hyp_ftrace_hook_return(site, parent, sp);
+		return hyp_ftrace_hook_return(site, parent, sp);
 	return site + HYP_FTRACE_INSN_SIZE;
 }
 
@@ -152,7 +170,7 @@ unsigned long hyp_ftrace_entry(unsigned long site, unsigned long *parent, unsign
  */
 unsigned long hyp_ftrace_exit(void)
 {
-	struct hyp_ftrace_ret_stack *rs = this_cpu_ptr(&hyp_ftrace_ret_stack);
+	struct hyp_ftrace_ret_stack *rs = hyp_ftrace_ret_stack();
 	unsigned int depth = rs->depth;
 	struct hyp_ftrace_ret_frame *f;
 	u64 now;
@@ -163,7 +181,7 @@ unsigned long hyp_ftrace_exit(void)
 	if (READ_ONCE(hyp_trace_events[hyp_event_id_func_ret])) {
 		/* A new conversion from the host may step the clock back. */
 		now = max(hyp_trace_clock(this_cpu_ptr(&hyp_trace_cpu)), f->calltime);
-		trace_func_ret(f->ip + READ_ONCE(hyp_ftrace_kimg_off), depth - 1, f->calltime, now);
+		trace_func_ret(f->ip, depth - 1, f->calltime, now);
 	}
 	/* Last: a panic before still unwinds this frame to its caller. */
 	WRITE_ONCE(rs->depth, depth - 1);

@@ -7,6 +7,15 @@
  * arguments, and x9-x17, temporaries of the procedure call standard, are
  * free. The trampoline loads the function's patch site and goes on to
  * __hyp_ftrace_caller.
+ *
+ * The func and func_ret events are written here with x9-x17 alone, saving
+ * nothing and calling nothing, in the case simple_ring_buffer's reserve
+ * has inline: the buffer ready, the event on the page being written, less
+ * than 2^27 clock units after the previous one. Every other case, the
+ * clock to convert again included, goes to the C functions of ftrace.c,
+ * which the fast path reaches having changed nothing: the buffer is given
+ * back before. A big-endian kernel, or one without LSE atomics, always
+ * takes them. The records are those of trace_func() and trace_func_ret().
  */
 
 #include <linux/linkage.h>
@@ -50,6 +59,100 @@
 	ldr	x29, [sp], #96
 	.endm
 
+/* Set the flags as cmp \new, #HYP_FTRACE_DATA_SIZE; \new is \old + \size. */
+	.macro	hyp_ftrace_cmp_data new, old, size
+#if HYP_FTRACE_DATA_SIZE < 4096
+	cmp	\new, #HYP_FTRACE_DATA_SIZE
+#else
+	mov	\old, #HYP_FTRACE_DATA_SIZE
+	cmp	\new, \old
+	sub	\old, \new, #\size
+#endif
+	.endm
+
+/*
+ * Take this CPU's buffer (x12) with w14 = READY and w15 = WRITING, to
+ * \slow if it is not ready.
+ */
+	.macro	hyp_ftrace_take slow
+alternative_if ARM64_HAS_LSE_ATOMICS
+	casa	w14, w15, [x12]
+alternative_else
+	b	\slow
+alternative_endif
+	tbz	w14, #HYP_FTRACE_RB_READY_BIT, \slow
+	.endm
+
+/*
+ * The time stamp, as hyp_trace_clock(), in \now, with x12 this CPU's
+ * struct hyp_trace_cpu; \a, \b, \c, \d are clobbered.
+ */
+	.macro	hyp_ftrace_clock now, a, b, c, d, slow
+	ldp	\a, \b, [x12, #HYP_FTRACE_TC_MULT]
+	ldp	\c, \d, [x12, #HYP_FTRACE_TC_EPOCH]
+	mrs	\now, cntpct_el0
+	cbz	\a, \slow
+	sub	\now, \now, \c
+	lsl	\now, \now, \b
+	smulh	\now, \now, \a
+	add	\now, \now, \d
+	.endm
+
+/*
+ * The func event of the function whose site is x10, called from x30; to
+ * \slow before the buffer is taken, to \release after. Leaves x12 this
+ * CPU's struct hyp_trace_cpu and x15 the function's kernel image address.
+ */
+	.macro	hyp_ftrace_func slow, release
+	adr_this_cpu x12, hyp_trace_cpu, x13
+	hyp_ftrace_clock x13, x14, x15, x16, x17, \slow
+	mov	w14, #HYP_FTRACE_RB_READY
+	mov	w15, #HYP_FTRACE_RB_WRITING
+	hyp_ftrace_take \slow
+
+	/* x9: write offset, x15: delta, x16: &commit, x17: meta. */
+	ldp	x9, x15, [x12, #HYP_FTRACE_TC_TAIL_WRITE]
+	ldp	x16, x17, [x12, #HYP_FTRACE_TC_TAIL_COMMIT]
+	sub	x15, x13, x15
+	add	x11, x9, #HYP_FTRACE_FUNC_SIZE
+	tst	x15, #~(HYP_FTRACE_TS_MAX - 1)
+	b.ne	\release
+	hyp_ftrace_cmp_data x11, x9, HYP_FTRACE_FUNC_SIZE
+	b.hi	\release
+
+	/* The event follows the page's commit field: header, id, ip, parent. */
+	stp	x11, x13, [x12, #HYP_FTRACE_TC_TAIL_WRITE]
+	add	x9, x16, x9
+	lsl	x15, x15, #5
+	movk	x15, #HYP_FTRACE_FUNC_LEN, lsl #32
+	mov	x13, #HYP_FTRACE_EVENT_FUNC
+	stp	x15, x13, [x9, #8]
+	adrp	x15, hyp_ftrace_kimg_off
+	ldr	x15, [x15, #:lo12:hyp_ftrace_kimg_off]
+	add	x13, x30, x15
+	add	x15, x10, x15
+	stp	x15, x13, [x9, #24]
+
+	/* Commit: the count, the page's commit, then the buffer back. */
+	ldr	x13, [x17, #HYP_FTRACE_META_ENTRIES]
+	add	x13, x13, #1
+	str	x13, [x17, #HYP_FTRACE_META_ENTRIES]
+	stlr	x11, [x16]
+	stlr	w14, [x12]
+	.endm
+
+/* Call \func(x10, &x30, sp) with x0-x8 and x30 kept, and go where it says. */
+	.macro	hyp_ftrace_call func
+	hyp_ftrace_save x30
+	mov	x0, x10
+	add	x1, sp, #88
+	add	x2, sp, #96
+	bl	\func
+	mov	x16, x0
+	hyp_ftrace_restore x30
+	ret	x16
+	.endm
+
 #ifdef CONFIG_ARM64_LSE_ATOMICS
 	.arch_extension lse
 #endif
@@ -67,112 +170,130 @@ SYM_CODE_START(__hyp_ftrace_tramps)
 SYM_CODE_END(__hyp_ftrace_tramps)
 
 /*
- * x10: the function's patch site; x30: its return address. While func is
- * on and func_ret off, the func event is written here, with x9-x17 only:
- * nothing is saved, nothing called. The record is that of trace_func()
- * (struct remote_event_format_func) and the reservation that of
- * simple_ring_buffer_reserve_event(), for the case it has inline: the
- * buffer ready, the event on the page being written, less than 2^27 clock
- * units after the previous one. Everything else, the clock to convert
- * again included, is hyp_ftrace_entry()'s, which gets the site, the
- * address of the return address (so that it can replace it) and the
- * function's stack pointer, and returns where the function goes on: the
- * instruction after its patch site.
+ * x10: the function's patch site; x30: its return address. Returns to the
+ * instruction after the site, having written the func event, and, with
+ * func_ret on, made the call return through __hyp_ftrace_return.
  */
 SYM_CODE_START(__hyp_ftrace_caller)
 #ifdef CONFIG_CPU_BIG_ENDIAN
-	b	.Lslow
+	b	.Lentry_slow
 #endif
-	/* func | func_ret << 32: 1 for func alone. */
+	/* func | func_ret << 32, each 0 or 1. */
 	adrp	x11, hyp_trace_events
 	ldr	x11, [x11, #:lo12:hyp_trace_events + HYP_FTRACE_EVENT_FUNC * 4]
-	cmp	x11, #1
-	b.ne	.Lnot_func_only
-
-	/* The time stamp, as hyp_trace_clock(). */
-	adr_this_cpu x12, hyp_trace_cpu, x13
-	ldp	x14, x15, [x12, #HYP_FTRACE_TC_MULT]
-	ldp	x16, x17, [x12, #HYP_FTRACE_TC_EPOCH]
-	mrs	x13, cntpct_el0
-	cbz	x14, .Lslow
-	sub	x13, x13, x16
-	lsl	x13, x13, x15
-	smulh	x13, x13, x14
-	add	x13, x13, x17
-
-	/* Take the buffer: READY to WRITING. */
-	mov	w14, #HYP_FTRACE_RB_READY
-	mov	w15, #HYP_FTRACE_RB_WRITING
-alternative_if ARM64_HAS_LSE_ATOMICS
-	casa	w14, w15, [x12]
-alternative_else
-	b	.Lslow
-alternative_endif
-	tbz	w14, #HYP_FTRACE_RB_READY_BIT, .Lslow
-
-	/* x9: write offset, x15: delta, x16: &commit, x17: meta. */
-	ldp	x9, x15, [x12, #HYP_FTRACE_TC_TAIL_WRITE]
-	ldp	x16, x17, [x12, #HYP_FTRACE_TC_TAIL_COMMIT]
-	sub	x15, x13, x15
-	add	x11, x9, #HYP_FTRACE_FUNC_SIZE
-	tst	x15, #~(HYP_FTRACE_TS_MAX - 1)
-	b.ne	.Lrelease
-#if HYP_FTRACE_DATA_SIZE < 4096
-	cmp	x11, #HYP_FTRACE_DATA_SIZE
-#else
-	mov	x9, #HYP_FTRACE_DATA_SIZE
-	cmp	x11, x9
-	sub	x9, x11, #HYP_FTRACE_FUNC_SIZE
-#endif
-	b.hi	.Lrelease
-
-	/* The event follows the page's commit field: header, id, ip, parent. */
-	stp	x11, x13, [x12, #HYP_FTRACE_TC_TAIL_WRITE]
-	add	x9, x16, x9
-	lsl	x15, x15, #5
-	orr	x15, x15, #(HYP_FTRACE_FUNC_LEN << 32)
-	mov	x13, #HYP_FTRACE_EVENT_FUNC
-	stp	x15, x13, [x9, #8]
-	adrp	x15, hyp_ftrace_kimg_off
-	ldr	x15, [x15, #:lo12:hyp_ftrace_kimg_off]
-	add	x13, x30, x15
-	add	x15, x10, x15
-	stp	x15, x13, [x9, #24]
-
-	/* Commit: the count, the page's commit, then the buffer back. */
-	ldr	x13, [x17, #HYP_FTRACE_META_ENTRIES]
-	add	x13, x13, #1
-	str	x13, [x17, #HYP_FTRACE_META_ENTRIES]
-	stlr	x11, [x16]
-	stlr	w14, [x12]
-.Lreturn:
+	tbnz	x11, #32, .Lwith_ret
+	cbz	x11, .Lentry_done
+	hyp_ftrace_func .Lentry_slow, .Lentry_release
+.Lentry_done:
 	add	x16, x10, #HYP_FTRACE_INSN_SIZE
 	ret	x16
 
-.Lnot_func_only:
-	cbz	x11, .Lreturn
-	b	.Lslow
-.Lrelease:
-	/* No event written: the buffer goes back as it was. */
-	stlr	w14, [x12]
-.Lslow:
-	hyp_ftrace_save x30
+.Lwith_ret:
+	tbz	x11, #0, .Lentry_slow
+	hyp_ftrace_func .Lentry_slow, .Lentry_release
 
-	mov	x0, x10
-	add	x1, sp, #88
-	add	x2, sp, #96
-	bl	hyp_ftrace_entry
-	mov	x16, x0
-
-	hyp_ftrace_restore x30
+	/*
+	 * Push the call on the return stack, frame[depth] at x9 + FRAME, but
+	 * to hyp_ftrace_hook_return() if the frame below it is not a running
+	 * call's (its stack pointer is not above this one).
+	 */
+	ldr	w11, [x12, #HYP_FTRACE_TC_RET_DEPTH]
+	add	x9, x12, x11, lsl #5
+	cbz	w11, 1f
+	ldr	x16, [x9, #HYP_FTRACE_TC_RET_FRAME - 32 + 8]
+	cmp	sp, x16
+	b.hs	.Lentry_hook
+	cmp	w11, #HYP_FTRACE_RET_DEPTH
+	b.eq	.Lentry_done
+1:	ldr	x13, [x12, #HYP_FTRACE_TC_TAIL_WRITE + 8]
+	mov	x16, sp
+	stp	x30, x16, [x9, #HYP_FTRACE_TC_RET_FRAME]
+	stp	x15, x13, [x9, #HYP_FTRACE_TC_RET_FRAME + 16]
+	add	w11, w11, #1
+	str	w11, [x12, #HYP_FTRACE_TC_RET_DEPTH]
+	adr	x30, __hyp_ftrace_return
+	add	x16, x10, #HYP_FTRACE_INSN_SIZE
 	ret	x16
+
+.Lentry_release:
+	stlr	w14, [x12]
+.Lentry_slow:
+	hyp_ftrace_call hyp_ftrace_entry
+.Lentry_hook:
+	hyp_ftrace_call hyp_ftrace_hook_return
 SYM_CODE_END(__hyp_ftrace_caller)
 
 /*
- * Where a call whose return is traced returns: x0-x8 may hold its results.
- * hyp_ftrace_exit() gives the address it should have returned to.
+ * Where a call whose return is traced returns: x0-x8 may hold its results,
+ * x9-x17 and x30 are free. Writes the func_ret event of frame[depth - 1],
+ * pops it and returns where the call should have.
  */
 SYM_CODE_START(__hyp_ftrace_return)
+	adr_this_cpu x12, hyp_trace_cpu, x13
+	ldr	w11, [x12, #HYP_FTRACE_TC_RET_DEPTH]
+	cbz	w11, .Lexit_slow
+	sub	w11, w11, #1
+	/* frame[depth - 1] at x15 + FRAME: ret, sp, ip, calltime. */
+	add	x15, x12, x11, lsl #5
+#ifdef CONFIG_CPU_BIG_ENDIAN
+	b	.Lexit_slow
+#endif
+	adrp	x14, hyp_trace_events
+	ldr	w14, [x14, #:lo12:hyp_trace_events + (HYP_FTRACE_EVENT_FUNC + 1) * 4]
+	cbz	w14, .Lexit_pop
+
+	/* A new conversion from the host may step the clock back. */
+	hyp_ftrace_clock x13, x14, x16, x17, x10, .Lexit_slow
+	ldr	x17, [x15, #HYP_FTRACE_TC_RET_FRAME + 24]
+	cmp	x13, x17
+	csel	x13, x13, x17, hi
+	mov	w30, #HYP_FTRACE_RB_READY
+	mov	w10, #HYP_FTRACE_RB_WRITING
+alternative_if ARM64_HAS_LSE_ATOMICS
+	casa	w30, w10, [x12]
+alternative_else
+	b	.Lexit_slow
+alternative_endif
+	tbz	w30, #HYP_FTRACE_RB_READY_BIT, .Lexit_slow
+
+	/* x9: write offset, x10: delta, x14: &commit, x16: meta. */
+	ldp	x9, x10, [x12, #HYP_FTRACE_TC_TAIL_WRITE]
+	ldp	x14, x16, [x12, #HYP_FTRACE_TC_TAIL_COMMIT]
+	sub	x10, x13, x10
+	add	x17, x9, #HYP_FTRACE_RET_SIZE
+	tst	x10, #~(HYP_FTRACE_TS_MAX - 1)
+	b.ne	.Lexit_release
+	hyp_ftrace_cmp_data x17, x9, HYP_FTRACE_RET_SIZE
+	b.hi	.Lexit_release
+
+	/* Header, id, ip, calltime, rettime, depth (with the padding). */
+	stp	x17, x13, [x12, #HYP_FTRACE_TC_TAIL_WRITE]
+	add	x9, x14, x9
+	stp	x13, x11, [x9, #40]
+	str	w11, [x12, #HYP_FTRACE_TC_RET_DEPTH]
+	lsl	x10, x10, #5
+	movk	x10, #HYP_FTRACE_RET_LEN, lsl #32
+	mov	x13, #HYP_FTRACE_EVENT_FUNC + 1
+	stp	x10, x13, [x9, #8]
+	ldp	x10, x13, [x15, #HYP_FTRACE_TC_RET_FRAME + 16]
+	stp	x10, x13, [x9, #24]
+
+	ldr	x13, [x16, #HYP_FTRACE_META_ENTRIES]
+	add	x13, x13, #1
+	str	x13, [x16, #HYP_FTRACE_META_ENTRIES]
+	stlr	x17, [x14]
+	stlr	w30, [x12]
+	ldr	x30, [x15, #HYP_FTRACE_TC_RET_FRAME]
+	ret
+
+.Lexit_pop:
+	str	w11, [x12, #HYP_FTRACE_TC_RET_DEPTH]
+	ldr	x30, [x15, #HYP_FTRACE_TC_RET_FRAME]
+	ret
+
+.Lexit_release:
+	stlr	w30, [x12]
+.Lexit_slow:
 	hyp_ftrace_save
 
 	bl	hyp_ftrace_exit

@@ -2,12 +2,13 @@
 #ifndef __ARM64_KVM_HYP_NVHE_FTRACE_H
 #define __ARM64_KVM_HYP_NVHE_FTRACE_H
 
+#include <asm/kvm_hypftrace.h>
 #include <asm/page-def.h>
 
 /*
- * What __hyp_ftrace_caller (ftrace_tramp.S) writes the func event with:
- * the offsets in struct hyp_trace_cpu of the fields it reads, and the
- * constants of the event and of its buffer. ftrace.c checks each.
+ * What the trampolines (ftrace_tramp.S) write the func and func_ret events
+ * with: the offsets in struct hyp_trace_cpu of the fields they use, and the
+ * constants of the events and of their buffer. ftrace.c checks each.
  */
 #define HYP_FTRACE_EVENT_FUNC		10	/* hyp_event_id_func, then func_ret */
 #define HYP_FTRACE_TC_TAIL_WRITE	8	/* rb.tail_write, then write_stamp */
@@ -21,6 +22,10 @@
 #define HYP_FTRACE_TS_MAX		(1 << 27)
 #define HYP_FTRACE_FUNC_LEN		28	/* array[0] of the event */
 #define HYP_FTRACE_FUNC_SIZE		32	/* the event, header included */
+#define HYP_FTRACE_RET_LEN		44	/* the same for func_ret */
+#define HYP_FTRACE_RET_SIZE		48
+#define HYP_FTRACE_TC_RET_DEPTH		HYP_FTRACE_TC_RET
+#define HYP_FTRACE_TC_RET_FRAME		(HYP_FTRACE_TC_RET + 8)	/* ret, sp, ip, calltime */
 #define HYP_FTRACE_DATA_SIZE		(PAGE_SIZE - 24)
 
 #ifndef __ASSEMBLY__
@@ -45,6 +50,7 @@ extern struct kvm_exception_table_entry __start___kvm_ex_table;
 extern unsigned long hyp_ftrace_kimg_off;
 
 unsigned long hyp_ftrace_entry(unsigned long site, unsigned long *parent, unsigned long sp);
+unsigned long hyp_ftrace_hook_return(unsigned long site, unsigned long *parent, unsigned long sp);
 unsigned long hyp_ftrace_exit(void);
 int hyp_ftrace_write(unsigned long site, u32 old, u32 new);
 int __tracing_ftrace_patch(u64 idx, u64 enable);

@@ -12,6 +12,7 @@
 #include <linux/types.h>
 #include <asm/kvm_asm.h>
 #include <asm/kvm_hyp.h>
+#include <asm/kvm_hypftrace.h>
 #include <asm/kvm_hyptrace.h>
 
 #ifdef CONFIG_NVHE_EL2_TRACING
@@ -80,6 +81,10 @@ struct hyp_trace_cpu {
 	struct simple_rb_per_cpu	rb;
 	struct hyp_clock		clock;
 	bool				loaded;		/* under trace_lock */
+#ifdef CONFIG_NVHE_EL2_FTRACE
+	/* Next to the buffer, which its trampolines find it with (ftrace.c). */
+	struct hyp_ftrace_ret_stack	ftrace_ret;
+#endif
 };
 
 DECLARE_PER_CPU(struct hyp_trace_cpu, hyp_trace_cpu);
