@@ -59,6 +59,18 @@
 	ldr	x29, [sp], #96
 	.endm
 
+/* Call \func(x10, &x30, sp) with x0-x8 and x30 kept, and go where it says. */
+	.macro	hyp_ftrace_call func
+	hyp_ftrace_save x30
+	mov	x0, x10
+	add	x1, sp, #88
+	add	x2, sp, #96
+	bl	\func
+	mov	x16, x0
+	hyp_ftrace_restore x30
+	ret	x16
+	.endm
+
 /* Set the flags as cmp \new, #HYP_FTRACE_DATA_SIZE; \new is \old + \size. */
 	.macro	hyp_ftrace_cmp_data new, old, size
 #if HYP_FTRACE_DATA_SIZE < 4096
@@ -71,16 +83,20 @@
 	.endm
 
 /*
- * Take this CPU's buffer (x12) with w14 = READY and w15 = WRITING, to
- * \slow if it is not ready.
+ * Take this CPU's buffer (x12), from \ready = READY to \writing =
+ * WRITING, or go to \slow.
  */
-	.macro	hyp_ftrace_take slow
+	.macro	hyp_ftrace_take ready, writing, slow
+#ifdef CONFIG_ARM64_LSE_ATOMICS
 alternative_if ARM64_HAS_LSE_ATOMICS
-	casa	w14, w15, [x12]
+	casa	\ready, \writing, [x12]
 alternative_else
 	b	\slow
 alternative_endif
-	tbz	w14, #HYP_FTRACE_RB_READY_BIT, \slow
+#else
+	b	\slow
+#endif
+	tbz	\ready, #HYP_FTRACE_RB_READY_BIT, \slow
 	.endm
 
 /*
@@ -101,21 +117,22 @@ alternative_endif
 /*
  * The func event of the function whose site is x10, called from x30; to
  * \slow before the buffer is taken, to \release after. Leaves x12 this
- * CPU's struct hyp_trace_cpu and x15 the function's kernel image address.
+ * CPU's struct hyp_trace_cpu and x15 the function's kernel image address,
+ * and x13 the event's time stamp unless \tmp is x13.
  */
-	.macro	hyp_ftrace_func slow, release
+	.macro	hyp_ftrace_func slow, release, tmp
 	adr_this_cpu x12, hyp_trace_cpu, x13
 	hyp_ftrace_clock x13, x14, x15, x16, x17, \slow
 	mov	w14, #HYP_FTRACE_RB_READY
 	mov	w15, #HYP_FTRACE_RB_WRITING
-	hyp_ftrace_take \slow
+	hyp_ftrace_take w14, w15, \slow
 
 	/* x9: write offset, x15: delta, x16: &commit, x17: meta. */
 	ldp	x9, x15, [x12, #HYP_FTRACE_TC_TAIL_WRITE]
 	ldp	x16, x17, [x12, #HYP_FTRACE_TC_TAIL_COMMIT]
 	sub	x15, x13, x15
 	add	x11, x9, #HYP_FTRACE_FUNC_SIZE
-	tst	x15, #~(HYP_FTRACE_TS_MAX - 1)
+	tst	x15, #~((1 << HYP_FTRACE_TS_SHIFT) - 1)
 	b.ne	\release
 	hyp_ftrace_cmp_data x11, x9, HYP_FTRACE_FUNC_SIZE
 	b.hi	\release
@@ -125,32 +142,23 @@ alternative_endif
 	add	x9, x16, x9
 	lsl	x15, x15, #5
 	movk	x15, #HYP_FTRACE_FUNC_LEN, lsl #32
-	mov	x13, #HYP_FTRACE_EVENT_FUNC
-	stp	x15, x13, [x9, #8]
+	mov	\tmp, #HYP_FTRACE_EVENT_FUNC
+	stp	x15, \tmp, [x9, #8]
 	adrp	x15, hyp_ftrace_kimg_off
 	ldr	x15, [x15, #:lo12:hyp_ftrace_kimg_off]
-	add	x13, x30, x15
+	add	\tmp, x30, x15
 	add	x15, x10, x15
-	stp	x15, x13, [x9, #24]
+	stp	x15, \tmp, [x9, #24]
 
 	/* Commit: the count, the page's commit, then the buffer back. */
-	ldr	x13, [x17, #HYP_FTRACE_META_ENTRIES]
-	add	x13, x13, #1
-	str	x13, [x17, #HYP_FTRACE_META_ENTRIES]
+	ldr	x9, [x17, #HYP_FTRACE_META_ENTRIES]
+	add	x9, x9, #1
+	str	x9, [x17, #HYP_FTRACE_META_ENTRIES]
 	stlr	x11, [x16]
+	.ifc	\tmp, x14
+	mov	w14, #HYP_FTRACE_RB_READY
+	.endif
 	stlr	w14, [x12]
-	.endm
-
-/* Call \func(x10, &x30, sp) with x0-x8 and x30 kept, and go where it says. */
-	.macro	hyp_ftrace_call func
-	hyp_ftrace_save x30
-	mov	x0, x10
-	add	x1, sp, #88
-	add	x2, sp, #96
-	bl	\func
-	mov	x16, x0
-	hyp_ftrace_restore x30
-	ret	x16
 	.endm
 
 #ifdef CONFIG_ARM64_LSE_ATOMICS
@@ -183,14 +191,14 @@ SYM_CODE_START(__hyp_ftrace_caller)
 	ldr	x11, [x11, #:lo12:hyp_trace_events + HYP_FTRACE_EVENT_FUNC * 4]
 	tbnz	x11, #32, .Lwith_ret
 	cbz	x11, .Lentry_done
-	hyp_ftrace_func .Lentry_slow, .Lentry_release
+	hyp_ftrace_func .Lentry_slow, .Lentry_release, x13
 .Lentry_done:
 	add	x16, x10, #HYP_FTRACE_INSN_SIZE
 	ret	x16
 
 .Lwith_ret:
 	tbz	x11, #0, .Lentry_slow
-	hyp_ftrace_func .Lentry_slow, .Lentry_release
+	hyp_ftrace_func .Lentry_slow, .Lentry_release, x14
 
 	/*
 	 * Push the call on the return stack, frame[depth] at x9 + FRAME, but
@@ -205,8 +213,7 @@ SYM_CODE_START(__hyp_ftrace_caller)
 	b.hs	.Lentry_hook
 	cmp	w11, #HYP_FTRACE_RET_DEPTH
 	b.eq	.Lentry_done
-1:	ldr	x13, [x12, #HYP_FTRACE_TC_TAIL_WRITE + 8]
-	mov	x16, sp
+1:	mov	x16, sp
 	stp	x30, x16, [x9, #HYP_FTRACE_TC_RET_FRAME]
 	stp	x15, x13, [x9, #HYP_FTRACE_TC_RET_FRAME + 16]
 	add	w11, w11, #1
@@ -231,8 +238,9 @@ SYM_CODE_END(__hyp_ftrace_caller)
 SYM_CODE_START(__hyp_ftrace_return)
 	adr_this_cpu x12, hyp_trace_cpu, x13
 	ldr	w11, [x12, #HYP_FTRACE_TC_RET_DEPTH]
-	cbz	w11, .Lexit_slow
 	sub	w11, w11, #1
+	cmp	w11, #HYP_FTRACE_RET_DEPTH
+	b.hs	.Lexit_slow
 	/* frame[depth - 1] at x15 + FRAME: ret, sp, ip, calltime. */
 	add	x15, x12, x11, lsl #5
 #ifdef CONFIG_CPU_BIG_ENDIAN
@@ -249,19 +257,14 @@ SYM_CODE_START(__hyp_ftrace_return)
 	csel	x13, x13, x17, hi
 	mov	w30, #HYP_FTRACE_RB_READY
 	mov	w10, #HYP_FTRACE_RB_WRITING
-alternative_if ARM64_HAS_LSE_ATOMICS
-	casa	w30, w10, [x12]
-alternative_else
-	b	.Lexit_slow
-alternative_endif
-	tbz	w30, #HYP_FTRACE_RB_READY_BIT, .Lexit_slow
+	hyp_ftrace_take w30, w10, .Lexit_slow
 
 	/* x9: write offset, x10: delta, x14: &commit, x16: meta. */
 	ldp	x9, x10, [x12, #HYP_FTRACE_TC_TAIL_WRITE]
 	ldp	x14, x16, [x12, #HYP_FTRACE_TC_TAIL_COMMIT]
 	sub	x10, x13, x10
 	add	x17, x9, #HYP_FTRACE_RET_SIZE
-	tst	x10, #~(HYP_FTRACE_TS_MAX - 1)
+	tst	x10, #~((1 << HYP_FTRACE_TS_SHIFT) - 1)
 	b.ne	.Lexit_release
 	hyp_ftrace_cmp_data x17, x9, HYP_FTRACE_RET_SIZE
 	b.hi	.Lexit_release
@@ -294,6 +297,8 @@ alternative_endif
 .Lexit_release:
 	stlr	w30, [x12]
 .Lexit_slow:
+	/* What the call returned to: the frame record says it, as it should. */
+	adr	x30, __hyp_ftrace_return
 	hyp_ftrace_save
 
 	bl	hyp_ftrace_exit

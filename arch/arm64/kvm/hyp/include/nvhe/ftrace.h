@@ -19,7 +19,7 @@
 #define HYP_FTRACE_RB_READY		4	/* SIMPLE_RB_READY, rb.status at 0 */
 #define HYP_FTRACE_RB_READY_BIT		2
 #define HYP_FTRACE_RB_WRITING		2
-#define HYP_FTRACE_TS_MAX		(1 << 27)
+#define HYP_FTRACE_TS_SHIFT		27
 #define HYP_FTRACE_FUNC_LEN		28	/* array[0] of the event */
 #define HYP_FTRACE_FUNC_SIZE		32	/* the event, header included */
 #define HYP_FTRACE_RET_LEN		44	/* the same for func_ret */
