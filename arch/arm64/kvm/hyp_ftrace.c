@@ -55,7 +55,6 @@ DECLARE_KVM_NVHE_PER_CPU(u8, hyp_trace_cpu);
 DECLARE_KVM_NVHE_SYM(__hyp_text_start);
 DECLARE_KVM_NVHE_SYM(__hyp_text_end);
 DECLARE_KVM_NVHE_SYM(__start___kvm_ex_table);
-extern unsigned long kvm_nvhe_sym(hyp_ftrace_kimg_off);
 
 static struct {
 	struct mutex	lock;		/* the lists, patched, func_on */

@@ -50,7 +50,15 @@
 #include <linux/types.h>
 
 #include <asm/byteorder.h>
+#include <asm/hyp_image.h>
 #include <asm/insn.h>
+
+/*
+ * Kernel image address minus hypervisor address, which the hypervisor adds
+ * to its own in the events it writes: set by the host at boot, before the
+ * hypervisor is protected.
+ */
+extern unsigned long kvm_nvhe_sym(hyp_ftrace_kimg_off);
 
 struct hyp_ftrace_ret_frame {
 	unsigned long	ret;		/* the real return address */

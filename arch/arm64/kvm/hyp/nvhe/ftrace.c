@@ -59,10 +59,12 @@ static_assert(offsetof(struct remote_event_format_func_ret, calltime) == 16);
 static_assert(offsetof(struct remote_event_format_func_ret, rettime) == 24);
 static_assert(offsetof(struct remote_event_format_func_ret, depth) == 32);
 static_assert(sizeof(struct remote_event_format_func_ret) + sizeof(u32) == HYP_FTRACE_RET_LEN);
-static_assert(SIMPLE_RB_EVENT_HDR == HYP_FTRACE_FUNC_SIZE - HYP_FTRACE_FUNC_LEN + sizeof(u32));
-static_assert(SIMPLE_RB_EVENT_HDR == HYP_FTRACE_RET_SIZE - HYP_FTRACE_RET_LEN + sizeof(u32));
+static_assert(sizeof(struct remote_event_format_func) + SIMPLE_RB_EVENT_HDR ==
+	      HYP_FTRACE_FUNC_SIZE);
+static_assert(sizeof(struct remote_event_format_func_ret) + SIMPLE_RB_EVENT_HDR ==
+	      HYP_FTRACE_RET_SIZE);
 static_assert(SIMPLE_RB_READY == HYP_FTRACE_RB_READY);
-static_assert(SIMPLE_RB_READY == BIT(HYP_FTRACE_RB_READY_BIT));
+static_assert((SIMPLE_RB_READY >> HYP_FTRACE_RB_READY_BIT) == 1);
 static_assert(SIMPLE_RB_WRITING == HYP_FTRACE_RB_WRITING);
 static_assert(SIMPLE_RB_TS_SHIFT == HYP_FTRACE_TS_SHIFT);
 static_assert(SIMPLE_RB_DATA_SIZE == HYP_FTRACE_DATA_SIZE);

@@ -46,9 +46,6 @@ extern char __hyp_ftrace_tramps[], __hyp_ftrace_return[];
 /* Where the hypervisor's text stops being instructions (hyp/switch.h). */
 extern struct kvm_exception_table_entry __start___kvm_ex_table;
 
-/* Kernel image address minus hypervisor address, set by the host at boot. */
-extern unsigned long hyp_ftrace_kimg_off;
-
 unsigned long hyp_ftrace_entry(unsigned long site, unsigned long *parent, unsigned long sp);
 unsigned long hyp_ftrace_hook_return(unsigned long site, unsigned long *parent, unsigned long sp);
 unsigned long hyp_ftrace_exit(void);
