@@ -32,6 +32,8 @@ JOBS=${JOBS:-$(nproc)}
 # from include-path macros, and from user-space test shims. hyp_ftrace.c
 # and hyp_printk.c expand the event header as nvhe/trace.h does; the return hook of
 # hypervisor function tracing has nowhere to return to without its frame.
+# checkpatch reads "extern T kvm_nvhe_sym(x);" as a prototype, as it does in
+# the kernel's kvm_hyp.h, which declares the hypervisor's variables so.
 accepted="MACRO_ARG_UNUSED -
 OPEN_ENDED_LINE events.h
 PARENTHESIS_ALIGNMENT events.h
@@ -53,6 +55,7 @@ MEMORY_BARRIER tools/testing/simple_ring_buffer/shim
 PREFER_DEFINED_ATTRIBUTE_MACRO tools/testing/simple_ring_buffer/shim
 MACRO_WITH_FLOW_CONTROL tools/testing/simple_ring_buffer
 AVOID_EXTERNS tools/tracing/hyp_workload.c
+AVOID_EXTERNS kvm_nvhe_sym(hyp_ftrace_kimg_off)
 NR_CPUS arch/arm64/kvm/hyp/nvhe/trace.c
 EMBEDDED_FUNCTION_NAME tools/tracing/hyp-stat/hyp-stat.c
 TRAILING_SEMICOLON hyp_ftrace.c
