@@ -423,6 +423,17 @@ static void simple_rb_setup_meta(struct simple_rb_per_cpu *cpu_buffer)
 	smp_store_release(&meta->reader.id, 0);
 }
 
+/*
+ * Empty the ring and the meta page, then set @status: the release makes the
+ * writer that sees the new status see the empty ring too.
+ */
+static void simple_rb_setup(struct simple_rb_per_cpu *cpu_buffer, int status)
+{
+	simple_rb_setup_ring(cpu_buffer);
+	simple_rb_setup_meta(cpu_buffer);
+	smp_store_release(&cpu_buffer->status, status);
+}
+
 /**
  * simple_ring_buffer_reset() - Drop every event of one CPU
  * @cpu_buffer:	The ring buffer of one CPU.
@@ -436,14 +447,9 @@ int simple_ring_buffer_reset(struct simple_rb_per_cpu *cpu_buffer)
 {
 	int old = simple_rb_set_status(cpu_buffer, SIMPLE_RB_UNAVAILABLE);
 
-	if (old == SIMPLE_RB_UNAVAILABLE)
-		return -ENODEV;
-
-	simple_rb_setup_ring(cpu_buffer);
-	simple_rb_setup_meta(cpu_buffer);
-	/* Release: the writer sees the fresh ring when it is READY again. */
-	smp_store_release(&cpu_buffer->status, old);
-	return 0;
+	if (old != SIMPLE_RB_UNAVAILABLE)
+		simple_rb_setup(cpu_buffer, old);
+	return old == SIMPLE_RB_UNAVAILABLE ? -ENODEV : 0;
 }
 EXPORT_SYMBOL_GPL(simple_ring_buffer_reset);
 
@@ -498,10 +504,7 @@ int simple_ring_buffer_init_mm(struct simple_rb_per_cpu *cpu_buffer,
 		cpu_buffer->nr_pages = i + 1;
 	}
 
-	simple_rb_setup_ring(cpu_buffer);
-	simple_rb_setup_meta(cpu_buffer);
-	/* Release: the ring is set up before the buffer can be enabled. */
-	smp_store_release(&cpu_buffer->status, SIMPLE_RB_DISABLED);
+	simple_rb_setup(cpu_buffer, SIMPLE_RB_DISABLED);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(simple_ring_buffer_init_mm);
