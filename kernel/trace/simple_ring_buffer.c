@@ -423,14 +423,12 @@ static void simple_rb_setup_meta(struct simple_rb_per_cpu *cpu_buffer)
 	smp_store_release(&meta->reader.id, 0);
 }
 
-/*
- * Empty the ring and the meta page, then set @status: the release makes the
- * writer that sees the new status see the empty ring too.
- */
+/* Empty the ring and the meta page, then set @status. */
 static void simple_rb_setup(struct simple_rb_per_cpu *cpu_buffer, int status)
 {
 	simple_rb_setup_ring(cpu_buffer);
 	simple_rb_setup_meta(cpu_buffer);
+	/* Release: a writer that sees the new status sees the empty ring too. */
 	smp_store_release(&cpu_buffer->status, status);
 }
 

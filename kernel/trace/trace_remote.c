@@ -7,19 +7,14 @@
 
 #define pr_fmt(fmt) "trace_remote: " fmt
 
-#include <linux/hrtimer.h>
 #include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/mutex.h>
 #include <linux/pipe_fs_i.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/rculist.h>
-#include <linux/refcount.h>
-#include <linux/ring_buffer.h>
-#include <linux/rwsem.h>
 #include <linux/sched/signal.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
@@ -27,12 +22,9 @@
 #include <linux/spinlock.h>
 #include <linux/splice.h>
 #include <linux/tracefs.h>
-#include <linux/trace_remote.h>
 #include <linux/trace_seq.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
-#include <linux/wait.h>
-#include <linux/workqueue.h>
 
 #include "trace.h"	/* TRACE_MODE_READ, TRACE_MODE_WRITE */
 #include "trace_remote_internal.h"
@@ -73,6 +65,12 @@ static unsigned long trace_remote_buffer_pages(unsigned long size, unsigned int 
 	return (max(DIV_ROUND_UP(size, PAGE_SIZE), 2UL) + 2) * nr_cpus;
 }
 
+/* The CPUs @cpu stands for: itself, or all for RING_BUFFER_ALL_CPUS. */
+static const struct cpumask *trace_remote_cpus(int cpu)
+{
+	return cpu == RING_BUFFER_ALL_CPUS ? cpu_possible_mask : cpumask_of(cpu);
+}
+
 bool trace_remote_loaded(struct trace_remote *remote)
 {
 	return !!remote->trace_buffer;
@@ -82,9 +80,7 @@ static void trace_remote_forget_stats(struct trace_remote *remote, int cpu)
 {
 	int c;
 
-	for_each_possible_cpu(c) {
-		if (cpu != RING_BUFFER_ALL_CPUS && cpu != c)
-			continue;
+	for_each_cpu(c, trace_remote_cpus(cpu)) {
 		remote->cpus[c].released_overrun = 0;
 		remote->cpus[c].released_read = 0;
 	}
@@ -128,11 +124,8 @@ static bool trace_remote_empty(struct trace_remote *remote, int cpu)
 {
 	struct trace_buffer *buffer = remote->trace_buffer;
 
-	if (!buffer)
-		return true;
-	if (cpu == RING_BUFFER_ALL_CPUS)
-		return ring_buffer_empty(buffer);
-	return ring_buffer_empty_cpu(buffer, cpu);
+	return !buffer || (cpu == RING_BUFFER_ALL_CPUS ? ring_buffer_empty(buffer) :
+			   ring_buffer_empty_cpu(buffer, cpu));
 }
 
 /*
@@ -198,21 +191,23 @@ void trace_remote_access_unlock(struct trace_remote *remote, int cpu)
 }
 
 /*
- * Readers: trace (non-consuming) and trace_pipe (consuming), for all CPUs or
- * one. Text is built in @seq; @pos is how much of it was already read.
- * @lock serializes the users of one open file (threads, pread, splice).
+ * Readers: trace (non-consuming), trace_pipe and trace_pipe_raw (consuming),
+ * for all CPUs or one. What a read returns is built in @seq, or in @page for
+ * trace_pipe_raw: @len bytes, of which @pos were read already. @lock
+ * serializes the users of one open file (threads, pread, splice).
  */
 struct trace_remote_reader {
 	struct trace_remote		*remote;
 	int				cpu;
 	bool				consuming;
-	bool				raw;		/* trace_pipe_raw */
-	bool				holds_buffer;	/* both locks to change */
+	bool				holds_buffer;	/* set under both locks */
 	struct mutex			lock;		/* users of this open file */
 	atomic_t			nr_waiting;	/* in trace_remote_wait() */
 	struct ring_buffer_iter		**iters;	/* non-consuming, by CPU */
+	struct buffer_data_read_page	*page;		/* trace_pipe_raw's */
 	struct trace_seq		seq;
 	size_t				pos;
+	size_t				len;
 };
 
 /*
@@ -229,19 +224,6 @@ struct trace_remote_waiter {
 static LIST_HEAD(trace_remote_waiters);
 static DEFINE_SPINLOCK(trace_remote_waiters_lock);
 
-/* A reader of trace_pipe_raw: the page being read. */
-struct trace_remote_raw {
-	struct trace_remote_reader	reader;		/* first: freed as the reader */
-	struct buffer_data_read_page	*page;
-	size_t				pos;	/* read so far from @page */
-	size_t				len;	/* valid bytes in @page */
-};
-
-static bool trace_remote_reader_has_cpu(struct trace_remote_reader *reader, int cpu)
-{
-	return reader->cpu == RING_BUFFER_ALL_CPUS || reader->cpu == cpu;
-}
-
 /* The next event in time order, not consumed yet. */
 static struct ring_buffer_event *
 trace_remote_peek(struct trace_remote_reader *reader, int *cpu, u64 *ts,
@@ -253,9 +235,7 @@ trace_remote_peek(struct trace_remote_reader *reader, int *cpu, u64 *ts,
 	u64 t;
 	int c;
 
-	for_each_possible_cpu(c) {
-		if (!trace_remote_reader_has_cpu(reader, c))
-			continue;
+	for_each_cpu(c, trace_remote_cpus(reader->cpu)) {
 		if (reader->consuming) {
 			l = 0;
 			event = ring_buffer_peek(buffer, c, &t, &l);
@@ -285,18 +265,31 @@ static void trace_remote_advance(struct trace_remote_reader *reader, int cpu)
 		ring_buffer_iter_advance(reader->iters[cpu]);
 }
 
-/* Fill reader->seq with as many whole lines as fit. */
+/*
+ * Read the oldest page into reader->page (whole pages, as the tools size
+ * their reads on them), or as many whole lines as fit into reader->seq.
+ */
 static void trace_remote_fill(struct trace_remote_reader *reader)
 {
 	struct trace_seq *s = &reader->seq;
 	struct ring_buffer_event *event;
 	unsigned long lost;
 	unsigned int save;
+	size_t size;
 	int cpu;
 	u64 ts;
 
-	trace_seq_init(s);
 	reader->pos = 0;
+	reader->len = 0;
+	if (reader->page) {
+		size = ring_buffer_read_page_size(reader->page);
+		memset(ring_buffer_read_page_data(reader->page), 0, size);
+		if (ring_buffer_read_page(reader->remote->trace_buffer, reader->page, size,
+					  reader->cpu, 0) >= 0)
+			reader->len = size;
+		return;
+	}
+	trace_seq_init(s);
 
 	while ((event = trace_remote_peek(reader, &cpu, &ts, &lost))) {
 		save = s->seq.len;
@@ -308,11 +301,7 @@ static void trace_remote_fill(struct trace_remote_reader *reader)
 		}
 		trace_remote_advance(reader, cpu);
 	}
-}
-
-static bool trace_remote_reader_ready(struct trace_remote_reader *reader)
-{
-	return !trace_remote_empty(reader->remote, reader->cpu);
+	reader->len = trace_seq_used(s);
 }
 
 /* Makes @reader hold the buffer; a consuming reader loads it first. */
@@ -374,7 +363,7 @@ static int trace_remote_wait(struct trace_remote_reader *reader, struct kiocb *i
 		mutex_unlock(&reader->lock);
 		return -EAGAIN;
 	}
-	ready = trace_remote_reader_ready(reader);
+	ready = !trace_remote_empty(remote, reader->cpu);
 	atomic_inc(&reader->nr_waiting);
 	scoped_guard(spinlock, &trace_remote_waiters_lock)
 		list_add(&waiter.list, &trace_remote_waiters);
@@ -390,7 +379,7 @@ static int trace_remote_wait(struct trace_remote_reader *reader, struct kiocb *i
 		ret = signal_pending(current) ? -ERESTARTSYS : 0;
 	} else {
 		ret = wait_event_interruptible(remote->wait, trace_remote_is_gone(remote) ||
-					       trace_remote_reader_ready(reader));
+					       !trace_remote_empty(remote, reader->cpu));
 	}
 	/*
 	 * A killed reader lets the buffer go on its way out of read(), rather
@@ -400,21 +389,21 @@ static int trace_remote_wait(struct trace_remote_reader *reader, struct kiocb *i
 	 * of trace_pipe_raw come from the buffer, which must outlive them.
 	 * The wait may also have ended on its condition as the kill came.
 	 */
-	if (fatal_signal_pending(current) && !reader->raw && mutex_trylock(&reader->lock)) {
+	if (fatal_signal_pending(current) && !reader->page && mutex_trylock(&reader->lock)) {
 		bool alone = atomic_read(&reader->nr_waiting) == 1;
 
 		if (alone)
 			trace_remote_release_buffer(reader);
 		mutex_unlock(&reader->lock);
 	}
-	/* Whatever the wait condition read of the buffer, before it may go. */
+	/* Order the wait's reads of the buffer before the buffer may go. */
 	smp_mb__before_atomic();
 	atomic_dec(&reader->nr_waiting);
 	scoped_guard(spinlock, &trace_remote_waiters_lock)
 		list_del(&waiter.list);
 	/*
-	 * For trace_remote_settle(), and for pollers of the file, which see it
-	 * readable now if the buffer went: a read takes it again.
+	 * Wake trace_remote_settle(), and pollers of the file: if the buffer
+	 * went, the file is readable, as a read takes the buffer again.
 	 */
 	if (fatal_signal_pending(current))
 		wake_up_interruptible(&remote->wait);
@@ -440,10 +429,10 @@ static int trace_remote_rehold(struct trace_remote_reader *reader)
 
 static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
-	struct file *filp = iocb->ki_filp;
-	struct trace_remote_reader *reader = filp->private_data;
+	struct trace_remote_reader *reader = iocb->ki_filp->private_data;
 	struct trace_remote *remote = reader->remote;
-	size_t avail, copied;
+	size_t copied;
+	void *data;
 	ssize_t ret;
 
 	if (!iov_iter_count(to))
@@ -452,12 +441,10 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	if (mutex_lock_interruptible(&reader->lock))
 		return -ERESTARTSYS;
 	for (;;) {
-		if (trace_remote_is_gone(remote)) {
-			ret = -ENODEV;
+		ret = -ENODEV;
+		if (trace_remote_is_gone(remote))
 			goto unlock;
-		}
-		avail = trace_seq_used(&reader->seq) - reader->pos;
-		if (avail)
+		if (reader->pos < reader->len)
 			break;
 
 		ret = 0;
@@ -474,7 +461,7 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		trace_remote_fill(reader);
 		if (reader->consuming)
 			trace_remote_access_unlock(remote, reader->cpu);
-		if (trace_seq_used(&reader->seq)) {
+		if (reader->len) {
 			if (reader->consuming)
 				trace_remote_busy(remote);
 			continue;
@@ -488,7 +475,8 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			return ret;
 	}
 
-	copied = copy_to_iter(reader->seq.buffer + reader->pos, avail, to);
+	data = reader->page ? ring_buffer_read_page_data(reader->page) : reader->seq.buffer;
+	copied = copy_to_iter(data + reader->pos, reader->len - reader->pos, to);
 	reader->pos += copied;
 	ret = copied ?: -EFAULT;
 unlock:
@@ -509,28 +497,19 @@ static __poll_t trace_remote_poll_read(struct file *filp, struct poll_table_stru
 	/* A read holds it while it fills or copies, so a read is worth trying. */
 	if (!mutex_trylock(&reader->lock))
 		return EPOLLIN | EPOLLRDNORM;
-	if (trace_seq_used(&reader->seq) > reader->pos ||
-	    (!reader->holds_buffer && reader->consuming) ||
+	if (reader->pos < reader->len || (!reader->holds_buffer && reader->consuming) ||
 	    (reader->holds_buffer && !trace_remote_empty(remote, reader->cpu)))
 		mask = EPOLLIN | EPOLLRDNORM;
-	if (reader->raw) {
-		struct trace_remote_raw *raw =
-			container_of(reader, struct trace_remote_raw, reader);
-
-		if (raw->pos < raw->len)
-			mask = EPOLLIN | EPOLLRDNORM;
-	}
 	mutex_unlock(&reader->lock);
 	return mask;
 }
 
-/* Reset one CPU or all: consumers see the buffer before or after, whole. */
+/* Reset one CPU or all: consumers see the whole buffer before it or after it. */
 static int trace_remote_reset(struct trace_remote *remote, int cpu)
 {
 	int c, ret = 0;
 
-	lockdep_assert_held(&remote->lock);
-
+	guard(mutex)(&remote->lock);
 	if (remote->gone)
 		return -ENODEV;
 	trace_remote_forget_stats(remote, cpu);
@@ -538,9 +517,7 @@ static int trace_remote_reset(struct trace_remote *remote, int cpu)
 		return 0;
 
 	trace_remote_access_lock(remote, cpu);
-	for_each_cpu(c, &remote->buffer_cpus) {
-		if (cpu != RING_BUFFER_ALL_CPUS && cpu != c)
-			continue;
+	for_each_cpu_and(c, &remote->buffer_cpus, trace_remote_cpus(cpu)) {
 		ret = ring_buffer_reset_remote_cpu(remote->trace_buffer, c);
 		if (ret)
 			break;
@@ -556,8 +533,8 @@ static int trace_remote_reset(struct trace_remote *remote, int cpu)
 /*
  * Take a reference on the remote of a file being opened, and on its module.
  * As trace_array_get(): the inode may outlive its remote, which is only
- * used if still listed. A removed file has no link left: a remote that was
- * given the memory of its own since then is not its.
+ * used if still listed. A removed file has no link left, and is refused: its
+ * i_private may now be the address of another remote.
  */
 struct trace_remote *trace_remote_get(struct inode *inode)
 {
@@ -583,7 +560,7 @@ struct trace_remote *trace_remote_get(struct inode *inode)
 	return ERR_PTR(-ENODEV);
 }
 
-/* The last reference is gone: no file is open, unregistered. */
+/* Called on the last put: the remote is unregistered and no file is open. */
 static void trace_remote_free(struct trace_remote *remote)
 {
 	int cpu;
@@ -639,14 +616,15 @@ static void trace_remote_put_reader(struct trace_remote_reader *reader)
 		}
 		kfree(reader->iters);
 	}
+	/* The page is the buffer's, which the reader still holds. */
+	if (reader->page)
+		ring_buffer_free_read_page(remote->trace_buffer, reader->cpu, reader->page);
 	trace_remote_release_buffer(reader);
 	trace_remote_put(remote);
 	kfree(reader);
 }
 
-/* @size is that of the reader, which may come first in a larger struct. */
-static int trace_remote_open(struct inode *inode, struct file *filp, bool consuming,
-			     size_t size)
+static int trace_remote_open(struct inode *inode, struct file *filp, bool consuming)
 {
 	struct trace_remote_reader *reader;
 	struct trace_remote *remote;
@@ -656,7 +634,7 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 	if (IS_ERR(remote))
 		return PTR_ERR(remote);
 
-	reader = kzalloc(size, GFP_KERNEL);
+	reader = kzalloc(sizeof(*reader), GFP_KERNEL);
 	if (!reader) {
 		trace_remote_put(remote);
 		return -ENOMEM;
@@ -679,9 +657,7 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 			ret = -ENOMEM;
 			goto fail;
 		}
-		for_each_cpu(cpu, &remote->buffer_cpus) {
-			if (!trace_remote_reader_has_cpu(reader, cpu))
-				continue;
+		for_each_cpu_and(cpu, &remote->buffer_cpus, trace_remote_cpus(reader->cpu)) {
 			ring_buffer_poll_remote(remote->trace_buffer, cpu);
 			reader->iters[cpu] = ring_buffer_read_start(remote->trace_buffer, cpu,
 								    GFP_KERNEL);
@@ -711,7 +687,7 @@ static int trace_remote_release(struct inode *inode, struct file *filp)
 
 static int trace_remote_pipe_open(struct inode *inode, struct file *filp)
 {
-	int ret = trace_remote_open(inode, filp, true, sizeof(struct trace_remote_reader));
+	int ret = trace_remote_open(inode, filp, true);
 
 	return ret ?: stream_open(inode, filp);
 }
@@ -726,7 +702,7 @@ static int trace_remote_trace_open(struct inode *inode, struct file *filp)
 	int ret;
 
 	if (filp->f_mode & FMODE_READ) {
-		ret = trace_remote_open(inode, filp, false, sizeof(struct trace_remote_reader));
+		ret = trace_remote_open(inode, filp, false);
 		if (ret)
 			return ret;
 	} else {
@@ -736,8 +712,7 @@ static int trace_remote_trace_open(struct inode *inode, struct file *filp)
 	}
 
 	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC)) {
-		scoped_guard(mutex, &remote->lock)
-			ret = trace_remote_reset(remote, tracing_get_cpu(inode));
+		ret = trace_remote_reset(remote, tracing_get_cpu(inode));
 		if (ret) {
 			trace_remote_release(inode, filp);
 			return ret;
@@ -750,11 +725,8 @@ static int trace_remote_trace_open(struct inode *inode, struct file *filp)
 static ssize_t trace_remote_trace_write(struct file *filp, const char __user *ubuf,
 					size_t cnt, loff_t *ppos)
 {
-	struct trace_remote *remote = trace_remote_of(filp);
-	int ret;
+	int ret = trace_remote_reset(trace_remote_of(filp), tracing_get_cpu(file_inode(filp)));
 
-	guard(mutex)(&remote->lock);
-	ret = trace_remote_reset(remote, tracing_get_cpu(file_inode(filp)));
 	return ret ?: cnt;
 }
 
@@ -835,93 +807,30 @@ static const struct file_operations trace_remote_trace_fops = {
  * trace_pipe_raw: the pages themselves, consumed; a read() returns at most
  * what is left of the current page.
  */
-
 static int trace_remote_raw_open(struct inode *inode, struct file *filp)
 {
-	struct trace_remote_raw *raw;
+	struct trace_remote_reader *reader;
 	int ret;
 
-	ret = trace_remote_open(inode, filp, true, sizeof(*raw));
+	ret = trace_remote_open(inode, filp, true);
 	if (ret)
 		return ret;
 
-	raw = container_of(filp->private_data, struct trace_remote_raw, reader);
-	raw->reader.raw = true;
-	ret = ring_buffer_alloc_read_page(raw->reader.remote->trace_buffer, raw->reader.cpu,
-					  &raw->page);
+	reader = filp->private_data;
+	ret = ring_buffer_alloc_read_page(reader->remote->trace_buffer, reader->cpu, &reader->page);
 	if (ret) {
-		raw->page = NULL;
-		trace_remote_put_reader(&raw->reader);
+		trace_remote_release(inode, filp);
 		return ret;
 	}
 	return stream_open(inode, filp);
 }
 
-static int trace_remote_raw_release(struct inode *inode, struct file *filp)
-{
-	struct trace_remote_raw *raw =
-		container_of(filp->private_data, struct trace_remote_raw, reader);
-
-	if (raw->page)
-		ring_buffer_free_read_page(raw->reader.remote->trace_buffer, raw->reader.cpu,
-					   raw->page);
-	/* This frees @raw too, as the reader comes first in it. */
-	trace_remote_put_reader(&raw->reader);
-	return 0;
-}
-
-static ssize_t trace_remote_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
-{
-	struct file *filp = iocb->ki_filp;
-	struct trace_remote_raw *raw =
-		container_of(filp->private_data, struct trace_remote_raw, reader);
-	struct trace_remote_reader *reader = &raw->reader;
-	struct trace_remote *remote = reader->remote;
-	size_t page_size = ring_buffer_read_page_size(raw->page);
-	void *data = ring_buffer_read_page_data(raw->page);
-	size_t copied;
-	ssize_t ret;
-
-	if (!iov_iter_count(to))
-		return 0;
-
-	if (mutex_lock_interruptible(&reader->lock))
-		return -ERESTARTSYS;
-	while (raw->pos >= raw->len) {
-		ret = -ENODEV;
-		if (trace_remote_is_gone(remote))
-			goto unlock;
-		memset(data, 0, page_size);
-		trace_remote_access_lock(remote, reader->cpu);
-		ret = ring_buffer_read_page(remote->trace_buffer, raw->page, page_size,
-					    reader->cpu, 0);
-		trace_remote_access_unlock(remote, reader->cpu);
-		if (ret >= 0) {
-			trace_remote_busy(remote);
-			/* Whole pages are read, as the tools size their reads on them. */
-			raw->pos = 0;
-			raw->len = page_size;
-			break;
-		}
-		ret = trace_remote_wait(reader, iocb);
-		if (ret)
-			return ret;
-	}
-
-	copied = copy_to_iter(data + raw->pos, raw->len - raw->pos, to);
-	raw->pos += copied;
-	ret = copied ?: -EFAULT;
-unlock:
-	mutex_unlock(&reader->lock);
-	return ret;
-}
-
 static const struct file_operations trace_remote_raw_fops = {
 	.open		= trace_remote_raw_open,
-	.read_iter	= trace_remote_raw_read_iter,
+	.read_iter	= trace_remote_read_iter,
 	.splice_read	= trace_remote_splice_read,
 	.poll		= trace_remote_poll_read,
-	.release	= trace_remote_raw_release,
+	.release	= trace_remote_release,
 };
 
 static int tracing_on_show(struct seq_file *m, void *v)
@@ -942,24 +851,15 @@ int trace_remote_set_tracing(struct trace_remote *remote, bool on)
 	if (on == remote->tracing_on)
 		return 0;
 
-	if (on) {
-		ret = trace_remote_load(remote);
-		if (ret)
-			return ret;
-		ret = remote->cbs->enable_tracing(true, remote->priv);
-		if (ret) {
-			trace_remote_try_unload(remote);
-			return ret;
-		}
-		remote->tracing_on = true;
-	} else {
-		ret = remote->cbs->enable_tracing(false, remote->priv);
-		if (ret)
-			return ret;
-		remote->tracing_on = false;
-		trace_remote_try_unload(remote);
-	}
-	return 0;
+	ret = on ? trace_remote_load(remote) : 0;
+	if (ret)
+		return ret;
+	ret = remote->cbs->enable_tracing(on, remote->priv);
+	if (!ret)
+		remote->tracing_on = on;
+	/* A buffer loaded for nothing goes; while tracing, this does nothing. */
+	trace_remote_try_unload(remote);
+	return ret;
 }
 
 static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf, size_t cnt,
@@ -1016,13 +916,13 @@ DEFINE_TRACE_REMOTE_FILE(stats, NULL);
 static bool trace_remote_killed_waiter(struct trace_remote *remote)
 {
 	struct trace_remote_waiter *waiter;
-	bool killed = false;
 
-	spin_lock(&trace_remote_waiters_lock);
-	list_for_each_entry(waiter, &trace_remote_waiters, list)
-		killed |= waiter->remote == remote && fatal_signal_pending(waiter->task);
-	spin_unlock(&trace_remote_waiters_lock);
-	return killed;
+	guard(spinlock)(&trace_remote_waiters_lock);
+	list_for_each_entry(waiter, &trace_remote_waiters, list) {
+		if (waiter->remote == remote && fatal_signal_pending(waiter->task))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -1134,9 +1034,8 @@ int trace_remote_create_files(struct trace_remote *remote, struct dentry *top)
 	for_each_possible_cpu(cpu) {
 		snprintf(name, sizeof(name), "cpu%d", cpu);
 		d = tracefs_create_dir(name, percpu);
-		if (!d)
-			return -ENOMEM;
-		if (!trace_create_cpu_file("trace", TRACE_MODE_WRITE, d, remote, cpu,
+		if (!d ||
+		    !trace_create_cpu_file("trace", TRACE_MODE_WRITE, d, remote, cpu,
 					   &trace_remote_trace_fops) ||
 		    !trace_create_cpu_file("trace_pipe", TRACE_MODE_READ, d, remote, cpu,
 					   &trace_remote_pipe_fops) ||

@@ -87,17 +87,6 @@ static int __init trace_remote_setup(char *arg)
 }
 __setup("trace_remote=", trace_remote_setup);
 
-static int trace_remote_boot_event(struct trace_remote *remote, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < remote->nr_events; i++) {
-		if (!strcmp(remote->events[i].name, name))
-			return trace_remote_enable_event(remote, &remote->events[i], true);
-	}
-	return -ENOENT;
-}
-
 /*
  * The remote was just registered: apply what the command line said, once.
  * Without trace_remotes_lock: loading a large buffer takes a while.
@@ -105,18 +94,18 @@ static int trace_remote_boot_event(struct trace_remote *remote, const char *name
 void trace_remote_boot_start(struct trace_remote *remote)
 {
 	char list[sizeof(trace_remote_boot[0].events)], *names, *name;
+	struct trace_remote_boot *b, *end = trace_remote_boot + trace_remote_nr_boot;
 	bool found = false, listed = false;
 	unsigned long size_kb = 0;
-	unsigned int i;
+	struct remote_event *re;
 	int ret;
 
-	for (i = 0; i < trace_remote_nr_boot; i++) {
-		if (trace_remote_boot[i].applied || strcmp(trace_remote_boot[i].name, remote->name))
+	for (b = trace_remote_boot; b < end; b++) {
+		if (b->applied || strcmp(b->name, remote->name))
 			continue;
 		found = true;
-		if (trace_remote_boot[i].size_kb)
-			size_kb = trace_remote_boot[i].size_kb;
-		listed |= trace_remote_boot[i].has_events;
+		size_kb = b->size_kb ?: size_kb;
+		listed |= b->has_events;
 	}
 	if (!found)
 		return;
@@ -130,29 +119,26 @@ void trace_remote_boot_start(struct trace_remote *remote)
 		else
 			remote->trace_buffer_size = size_kb << 10;
 	}
-	for (i = 0; !listed && i < remote->nr_events; i++) {
-		ret = trace_remote_enable_event(remote, &remote->events[i], true);
+	for (re = remote->events; !listed && re < remote->events + remote->nr_events; re++) {
+		ret = trace_remote_enable_event(remote, re, true);
 		if (ret)
-			pr_warn("%s: cannot enable %s (%d)\n", remote->name,
-				remote->events[i].name, ret);
+			pr_warn("%s: cannot enable %s (%d)\n", remote->name, re->name, ret);
 	}
-	for (i = 0; listed && i < trace_remote_nr_boot; i++) {
-		if (trace_remote_boot[i].applied || strcmp(trace_remote_boot[i].name, remote->name))
+	/* Settings without an event list have an empty one. */
+	for (b = trace_remote_boot; b < end; b++) {
+		if (b->applied || strcmp(b->name, remote->name))
 			continue;
-		strscpy(list, trace_remote_boot[i].events, sizeof(list));
+		b->applied = true;
+		strscpy(list, b->events, sizeof(list));
 		names = list;
 		while ((name = strsep(&names, ","))) {
 			if (!*name)
 				continue;
-			ret = trace_remote_boot_event(remote, name);
+			re = trace_remote_event_by_name(remote, name);
+			ret = re ? trace_remote_enable_event(remote, re, true) : -ENOENT;
 			if (ret)
-				pr_warn("%s: cannot enable %s (%d)\n",
-					remote->name, name, ret);
+				pr_warn("%s: cannot enable %s (%d)\n", remote->name, name, ret);
 		}
-	}
-	for (i = 0; i < trace_remote_nr_boot; i++) {
-		if (!strcmp(trace_remote_boot[i].name, remote->name))
-			trace_remote_boot[i].applied = true;
 	}
 	if (remote->gone)
 		return;

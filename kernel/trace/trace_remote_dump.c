@@ -102,8 +102,7 @@ static void trace_remote_dump_event(struct ring_buffer_event *event, u64 ts, voi
 
 	trace_seq_init(s);
 	trace_remote_print(dump->remote, s, event, dump->cpu, ts, 0);
-	s->buffer[min_t(unsigned int, s->seq.len, sizeof(s->buffer) - 1)] = 0;
-	pr_emerg("%s", s->buffer);
+	pr_emerg("%s", seq_buf_str(&s->seq));
 }
 
 static int trace_remote_panic(struct notifier_block *nb, unsigned long action, void *msg)

@@ -14,21 +14,6 @@
 #include "trace.h"	/* TRACE_MODE_READ, TRACE_MODE_WRITE */
 #include "trace_remote_internal.h"
 
-/* "0" or "1", nothing else. */
-static int trace_remote_parse_bool(const char __user *ubuf, size_t cnt, bool *val)
-{
-	unsigned long v;
-	int ret;
-
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &v);
-	if (ret)
-		return ret;
-	if (v > 1)
-		return -EINVAL;
-	*val = v;
-	return 0;
-}
-
 static struct remote_event *trace_remote_find_event(struct trace_remote *remote,
 						    unsigned short id)
 {
@@ -42,6 +27,17 @@ static struct remote_event *trace_remote_find_event(struct trace_remote *remote,
 
 	for (i = 0; i < remote->nr_events; i++) {
 		if (remote->events[i].id == id)
+			return &remote->events[i];
+	}
+	return NULL;
+}
+
+struct remote_event *trace_remote_event_by_name(struct trace_remote *remote, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < remote->nr_events; i++) {
+		if (!strcmp(remote->events[i].name, name))
 			return &remote->events[i];
 	}
 	return NULL;
@@ -77,7 +73,7 @@ void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
 	nsecs = do_div(secs, NSEC_PER_SEC);
 	trace_seq_printf(s, "[%03d]\t%5llu.%06u: ", cpu, secs, nsecs / 1000);
 	if (re && len < trace_remote_event_len(re)) {
-		/* Damaged (a dump racing with the writer): not past its end. */
+		/* Truncated (a dump raced the writer): do not print past its end. */
 		trace_seq_printf(s, "%s (%u bytes, too short)", re->name, len);
 	} else if (re) {
 		trace_seq_printf(s, "%s ", re->name);
@@ -111,15 +107,10 @@ static struct remote_event *trace_remote_event_of(const struct file *filp)
 {
 	struct trace_remote *remote = trace_remote_of(filp);
 	struct dentry *dir = filp->f_path.dentry->d_parent;
-	size_t i;
 
 	if (!strcmp(dir->d_parent->d_name.name, "ftrace") && strcmp(remote->name, "ftrace"))
 		return &remote->ftrace_event;
-	for (i = 0; i < remote->nr_events; i++) {
-		if (!strcmp(remote->events[i].name, dir->d_name.name))
-			return &remote->events[i];
-	}
-	return NULL;
+	return trace_remote_event_by_name(remote, dir->d_name.name);
 }
 
 /*
@@ -145,13 +136,16 @@ static ssize_t trace_remote_write_enable(struct file *filp, const char __user *u
 					 struct remote_event *re, size_t nr)
 {
 	struct trace_remote *remote = trace_remote_of(filp);
-	bool val;
+	unsigned long val;
 	size_t i;
 	int ret;
 
-	ret = trace_remote_parse_bool(ubuf, cnt, &val);
+	/* "0" or "1", nothing else. */
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
 	if (ret)
 		return ret;
+	if (val > 1)
+		return -EINVAL;
 
 	scoped_cond_guard(trace_remote_live, return -ENODEV, remote) {
 		for (i = 0; i < nr; i++) {
@@ -282,21 +276,16 @@ DEFINE_TRACE_REMOTE_FILE(event_filter, event_filter_write);
 
 static ssize_t header_read(struct file *filp, char __user *ubuf, size_t cnt, loff_t *ppos)
 {
-	bool page = (uintptr_t)file_inode(filp)->i_private;
-	struct trace_seq *s;
-	ssize_t ret;
+	struct trace_seq *s __free(kfree) = kmalloc(sizeof(*s), GFP_KERNEL);
 
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	trace_seq_init(s);
-	if (page)
+	if (file_inode(filp)->i_private)
 		ring_buffer_print_page_header(NULL, s);
 	else
 		ring_buffer_print_entry_header(s);
-	ret = simple_read_from_buffer(ubuf, cnt, ppos, s->buffer, trace_seq_used(s));
-	kfree(s);
-	return ret;
+	return simple_read_from_buffer(ubuf, cnt, ppos, s->buffer, trace_seq_used(s));
 }
 
 static const struct file_operations header_fops = {
@@ -396,36 +385,29 @@ int trace_remote_create_events(struct trace_remote *remote, struct dentry *top)
 			       &available_events_fops))
 		return -ENOMEM;
 	events = tracefs_create_dir("events", top);
-	if (!events)
-		return -ENOMEM;
-	if (!trace_create_file("enable", TRACE_MODE_WRITE, events, remote, &events_enable_fops) ||
+	if (!events ||
+	    !trace_create_file("enable", TRACE_MODE_WRITE, events, remote, &events_enable_fops) ||
 	    !trace_create_file("header_page", TRACE_MODE_READ, events, (void *)1UL, &header_fops) ||
 	    !trace_create_file("header_event", TRACE_MODE_READ, events, NULL, &header_fops))
 		return -ENOMEM;
 	if (strcmp(remote->name, "ftrace")) {
 		d = tracefs_create_dir("ftrace", events);
-		if (!d)
-			return -ENOMEM;
-		d = tracefs_create_dir("remote", d);
-		if (!d)
-			return -ENOMEM;
-		if (!trace_create_file("id", TRACE_MODE_READ, d, remote, &event_id_fops) ||
+		d = d ? tracefs_create_dir("remote", d) : NULL;
+		if (!d || !trace_create_file("id", TRACE_MODE_READ, d, remote, &event_id_fops) ||
 		    !trace_create_file("format", TRACE_MODE_READ, d, remote, &event_format_fops))
 			return -ENOMEM;
 	}
 
-	sys = tracefs_create_dir(remote->name, events);
-	if (!sys)
-		return -ENOMEM;
 	/* The remote is the only system: its switches are the top-level ones. */
-	if (!trace_create_file("enable", TRACE_MODE_WRITE, sys, remote, &events_enable_fops) ||
+	sys = tracefs_create_dir(remote->name, events);
+	if (!sys ||
+	    !trace_create_file("enable", TRACE_MODE_WRITE, sys, remote, &events_enable_fops) ||
 	    !trace_create_file("filter", TRACE_MODE_WRITE, sys, remote, &event_filter_fops))
 		return -ENOMEM;
 	for (i = 0; i < remote->nr_events; i++) {
 		d = tracefs_create_dir(remote->events[i].name, sys);
-		if (!d)
-			return -ENOMEM;
-		if (!trace_create_file("enable", TRACE_MODE_WRITE, d, remote, &event_enable_fops) ||
+		if (!d ||
+		    !trace_create_file("enable", TRACE_MODE_WRITE, d, remote, &event_enable_fops) ||
 		    !trace_create_file("id", TRACE_MODE_READ, d, remote, &event_id_fops) ||
 		    !trace_create_file("format", TRACE_MODE_READ, d, remote, &event_format_fops) ||
 		    !trace_create_file("filter", TRACE_MODE_WRITE, d, remote, &event_filter_fops))

@@ -22,9 +22,13 @@
 struct seq_file;
 struct trace_seq;
 
-/* Per CPU: the access lock of its consumers, the stats of the last buffer. */
+/*
+ * Per-CPU state of a remote: the lock that serializes the consumers of the
+ * CPU, and the counters of the last buffer, which the stats file shows once
+ * that buffer is unloaded.
+ */
 struct trace_remote_cpu {
-	struct mutex		access;		/* consumers of this CPU */
+	struct mutex		access;		/* this CPU's consumers */
 	unsigned long		released_overrun;
 	unsigned long		released_read;
 };
@@ -37,22 +41,22 @@ struct trace_remote {
 	struct remote_event			*events;
 	size_t					nr_events;
 	struct dentry				*dentry;
-	struct dentry				*root_dentry;	/* or NULL */
-	refcount_t				ref;	/* registration + open files */
+	struct dentry				*root_dentry;	/* view at the root, if any */
+	refcount_t				ref;	/* the registration's, an open file's */
 
-	/* Consumers: all CPUs take it for writing, one CPU for reading. */
+	/* Consumers of all CPUs take it for writing, of one CPU for reading. */
 	struct rw_semaphore			access_lock;
 
-	struct mutex				lock;	/* everything below */
+	struct mutex				lock;	/* protects the fields below */
 	bool					gone;	/* unregistered */
 	struct trace_buffer			*trace_buffer;
 	struct trace_buffer_desc		*trace_buffer_desc;
 	struct ring_buffer_remote		rb_remote;
-	struct cpumask				buffer_cpus;	/* when loaded */
+	struct cpumask				buffer_cpus;	/* of the loaded buffer */
 	unsigned long				trace_buffer_size;
 	bool					tracing_on;
-	int					nr_users;	/* holding the buffer */
-	int					nr_readers;	/* consuming, see below */
+	int					nr_users;	/* open files holding the buffer */
+	int					nr_readers;	/* the consuming ones among them */
 
 	wait_queue_head_t			wait;
 	/*
@@ -62,8 +66,8 @@ struct trace_remote {
 	 */
 	struct work_struct			poll_work;
 	struct hrtimer				poll_timer;	/* queues poll_work */
-	unsigned long				poll_busy;	/* jiffies, data seen */
-	unsigned long				poll_entries;	/* meta pages', at it */
+	unsigned long				poll_busy;	/* jiffies when events last came */
+	unsigned long				poll_entries;	/* count at the last poll */
 	struct trace_remote_cpu			*cpus;	/* nr_cpu_ids */
 	/*
 	 * Tools that take a tracing directory read the formats of
@@ -78,7 +82,7 @@ struct trace_remote {
 extern struct mutex trace_remotes_lock;
 extern struct list_head trace_remotes;
 
-/* Without the lock: unregister sets it under the lock, then wakes sleepers. */
+/* Read without the lock: unregister sets it under the lock, then wakes sleepers. */
 static inline bool trace_remote_is_gone(struct trace_remote *remote)
 {
 	return READ_ONCE(remote->gone);
@@ -154,6 +158,7 @@ void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
 int trace_remote_check_events(const char *system, const struct remote_event *events,
 			      size_t nr);
 int trace_remote_init_events(struct trace_remote *remote);
+struct remote_event *trace_remote_event_by_name(struct trace_remote *remote, const char *name);
 int trace_remote_enable_event(struct trace_remote *remote, struct remote_event *re,
 			      bool enable);
 int trace_remote_create_events(struct trace_remote *remote, struct dentry *top);

@@ -83,12 +83,12 @@ static void trace_remote_poll(struct work_struct *work)
 		if (fresh)
 			trace_remote_busy(remote);
 		ms = trace_remote_poll_interval(remote);
-		/* Not while the timer sets its own expiry: wait for it. */
+		/* The timer may be setting its own expiry: cancel it first. */
 		hrtimer_cancel(&remote->poll_timer);
 		hrtimer_start_range_ns(&remote->poll_timer, ms_to_ktime(ms),
 				       trace_remote_poll_slack(ms), HRTIMER_MODE_REL_SOFT);
 	}
-	/* A reader that starts to wait checks for data first. */
+	/* Waking after the unlock is safe: a waiter checks for data first. */
 	if (fresh)
 		wake_up_interruptible(&remote->wait);
 }
@@ -99,7 +99,7 @@ static enum hrtimer_restart trace_remote_poll_timer(struct hrtimer *timer)
 	struct trace_remote *remote = container_of(timer, struct trace_remote, poll_timer);
 	unsigned int ms;
 
-	/* The last reader gone, the next one queues the work. */
+	/* No reader is left: the next one to open queues the work again. */
 	if (!READ_ONCE(remote->nr_readers))
 		return HRTIMER_NORESTART;
 	if (trace_remote_meta_entries(remote) == READ_ONCE(remote->poll_entries)) {
