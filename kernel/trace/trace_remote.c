@@ -31,29 +31,6 @@
 
 #define TRACE_REMOTE_DEFAULT_SIZE	(7 << 10)
 
-/*
- * While a consumer is open, the meta pages are polled every poll_ms, or every
- * 100 ms after a second without new events.
- */
-static unsigned int poll_ms = 1;
-
-static int poll_ms_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 1, 1000);
-}
-
-static const struct kernel_param_ops poll_ms_ops = {
-	.set	= poll_ms_set,
-	.get	= param_get_uint,
-};
-module_param_cb(poll_ms, &poll_ms_ops, &poll_ms, 0644);
-MODULE_PARM_DESC(poll_ms, "Interval in ms at which open trace_pipe readers poll remotes (1-1000)");
-
-unsigned int trace_remote_poll_ms(void)
-{
-	return READ_ONCE(poll_ms);
-}
-
 /* Writers of trace_remotes, and creation of the remotes' directories. */
 DEFINE_MUTEX(trace_remotes_lock);
 LIST_HEAD(trace_remotes);
@@ -369,18 +346,11 @@ static int trace_remote_wait(struct trace_remote_reader *reader, struct kiocb *i
 		list_add(&waiter.list, &trace_remote_waiters);
 	mutex_unlock(&reader->lock);
 
-	if (ready) {
-		unsigned int ms = trace_remote_poll_ms();
-		ktime_t t = ms_to_ktime(ms);
-
-		/* The poll's slack, since each try may ask the remote for pages. */
-		set_current_state(TASK_INTERRUPTIBLE);
-		schedule_hrtimeout_range(&t, (u64)ms * NSEC_PER_MSEC / 10, HRTIMER_MODE_REL);
-		ret = signal_pending(current) ? -ERESTARTSYS : 0;
-	} else {
+	if (ready)
+		ret = trace_remote_poll_sleep();
+	else
 		ret = wait_event_interruptible(remote->wait, trace_remote_is_gone(remote) ||
 					       !trace_remote_empty(remote, reader->cpu));
-	}
 	/*
 	 * A killed reader lets the buffer go on its way out of read(), rather
 	 * than once its exit has torn down its memory and closed its files,

@@ -147,7 +147,7 @@ void trace_remote_access_unlock(struct trace_remote *remote, int cpu);
 void trace_remote_poll_init(struct trace_remote *remote);
 void trace_remote_poll_stop(struct trace_remote *remote);
 void trace_remote_busy(struct trace_remote *remote);
-unsigned int trace_remote_poll_ms(void);
+int trace_remote_poll_sleep(void);
 
 /* trace_remote_events.c */
 /* Events were lost, but how many is not known (as trace.c prints it). */

@@ -4,15 +4,31 @@
  * often while events come, seldom when idle.
  */
 
-#include <linux/hrtimer.h>
 #include <linux/jiffies.h>
-#include <linux/ring_buffer.h>
-#include <linux/workqueue.h>
+#include <linux/moduleparam.h>
+#include <linux/sched/signal.h>
 
 #include "trace_remote_internal.h"
 
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "trace_remote."
+
 /* After a second without new events, polls are at least this far apart. */
 #define TRACE_REMOTE_IDLE_POLL_MS	100
+
+static unsigned int poll_ms = 1;
+
+static int poll_ms_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, 1000);
+}
+
+static const struct kernel_param_ops poll_ms_ops = {
+	.set	= poll_ms_set,
+	.get	= param_get_uint,
+};
+module_param_cb(poll_ms, &poll_ms_ops, &poll_ms, 0644);
+MODULE_PARM_DESC(poll_ms, "Interval in ms at which open trace_pipe readers poll remotes (1-1000)");
 
 /*
  * Events are coming: keep polling at the full rate. Readers that find
@@ -45,7 +61,7 @@ static unsigned long trace_remote_meta_entries(struct trace_remote *remote)
  */
 static unsigned int trace_remote_poll_interval(struct trace_remote *remote)
 {
-	unsigned int ms = trace_remote_poll_ms();
+	unsigned int ms = READ_ONCE(poll_ms);
 	unsigned long busy = READ_ONCE(remote->poll_busy);
 
 	if (!time_after(jiffies, busy + HZ))
@@ -59,6 +75,20 @@ static unsigned int trace_remote_poll_interval(struct trace_remote *remote)
 static u64 trace_remote_poll_slack(unsigned int ms)
 {
 	return (u64)ms * NSEC_PER_MSEC / 10;
+}
+
+/*
+ * A reader that found unread events the writer has not handed over yet
+ * sleeps for one poll interval (or until a signal), then asks again.
+ */
+int trace_remote_poll_sleep(void)
+{
+	unsigned int ms = READ_ONCE(poll_ms);
+	ktime_t t = ms_to_ktime(ms);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	schedule_hrtimeout_range(&t, trace_remote_poll_slack(ms), HRTIMER_MODE_REL);
+	return signal_pending(current) ? -ERESTARTSYS : 0;
 }
 
 static void trace_remote_poll(struct work_struct *work)
