@@ -896,9 +896,11 @@ static bool trace_remote_killed_waiter(struct trace_remote *remote)
 }
 
 /*
- * Waits, for a second at most, until no reader of @remote killed while it
- * waited is still on its way out: the buffer's state read or changed right
- * after a kill is then the state the reader left, however late it ran.
+ * A kill only wakes the reader it kills, and a reader asleep on another CPU
+ * may run well after the killer went on to read buffer_size_kb. This waits,
+ * for a second at most, until no reader of @remote killed while it waited
+ * is still on its way out, so that the state read or changed right after a
+ * kill is the state the reader left, however late it ran.
  */
 static void trace_remote_settle(struct trace_remote *remote)
 {
