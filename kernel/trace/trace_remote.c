@@ -3,6 +3,16 @@
  * Trace remotes: the tracefs files of ring buffers written outside the
  * kernel, read through the ring buffer's remote mode.
  * See Documentation/trace/remotes.rst.
+ *
+ * A remote's buffer is loaded when tracing is turned on or a consuming
+ * reader opens, and unloaded once tracing is off, no open file holds it and
+ * nothing is left to read. remote->lock protects that state: the buffer,
+ * tracing_on, the events' switches and the count of files that hold the
+ * buffer. Consumers take the access lock around the reads that move the
+ * reader page, as trace_access_lock() does for the kernel's own buffers;
+ * reader->lock serializes the users of one open file and is dropped while
+ * they sleep. The locks nest in that order: reader->lock, remote->lock, the
+ * access lock.
  */
 
 #define pr_fmt(fmt) "trace_remote: " fmt
@@ -10,7 +20,6 @@
 #include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/pipe_fs_i.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
@@ -827,7 +836,7 @@ int trace_remote_set_tracing(struct trace_remote *remote, bool on)
 	ret = remote->cbs->enable_tracing(on, remote->priv);
 	if (!ret)
 		remote->tracing_on = on;
-	/* A buffer loaded for nothing goes; while tracing, this does nothing. */
+	/* A buffer that tracing failed to start with goes, if nothing holds it. */
 	trace_remote_try_unload(remote);
 	return ret;
 }

@@ -123,7 +123,7 @@ static void trace_remote_poll(struct work_struct *work)
 		wake_up_interruptible(&remote->wait);
 }
 
-/* The timer polls alone while nothing is written; the work handles news. */
+/* While nothing new is written the timer polls alone; the work handles new events. */
 static enum hrtimer_restart trace_remote_poll_timer(struct hrtimer *timer)
 {
 	struct trace_remote *remote = container_of(timer, struct trace_remote, poll_timer);
