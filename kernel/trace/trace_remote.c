@@ -895,13 +895,13 @@ DEFINE_TRACE_REMOTE_FILE(stats, NULL);
 static bool trace_remote_killed_waiter(struct trace_remote *remote)
 {
 	struct trace_remote_waiter *waiter;
+	bool killed = false;
 
-	guard(spinlock)(&trace_remote_waiters_lock);
-	list_for_each_entry(waiter, &trace_remote_waiters, list) {
-		if (waiter->remote == remote && fatal_signal_pending(waiter->task))
-			return true;
-	}
-	return false;
+	spin_lock(&trace_remote_waiters_lock);
+	list_for_each_entry(waiter, &trace_remote_waiters, list)
+		killed |= waiter->remote == remote && fatal_signal_pending(waiter->task);
+	spin_unlock(&trace_remote_waiters_lock);
+	return killed;
 }
 
 /*
