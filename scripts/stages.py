@@ -83,7 +83,9 @@ def block_name(block):
             m = key.match(text)
             if m:
                 return m.group(1)
-        return None
+        # A return type on a line of its own: the name is on the next.
+        if not re.search(r"\*\s*$", text):
+            return None
     return None
 
 
