@@ -106,10 +106,11 @@ def drop_blocks(data, names):
 
 
 def droppable(older, newer):
-    """Names of the blocks @newer has, once each, and @older has not."""
+    """Names of the blocks @newer has and @older has not (each name once)."""
     old_names = {n for n, _, _ in c_blocks(older.split(b"\n"))}
     names = [n for n, _, _ in c_blocks(newer.split(b"\n"))]
-    return [n for n in names if n and n not in old_names and names.count(n) == 1]
+    return [n for i, n in enumerate(names)
+            if n and n not in old_names and n not in names[:i]]
 
 
 def diff_path(stage, path):
