@@ -280,7 +280,7 @@ elif llvm_wanted; then
 		# protected mode only (what phones run).
 		boot=
 		[ "$mode" = pnvhe ] && boot='|guest_boot'
-		all="^(kvm-mode|remotes/trace\\.tc|remotes/hypervisor/(trace|events|hotplug|guest|guest_marker$boot|ftrace[a-z_]*)\\.tc|remotes/hypervisor/(protected|nvhe)/)"
+		all="^(kvm-mode|hyp-text-at-boot|remotes/trace\\.tc|remotes/hypervisor/(trace|events|hotplug|guest|guest_marker$boot|ftrace[a-z_]*)\\.tc|remotes/hypervisor/(protected|nvhe)/)"
 		case $TESTS in
 		. | guest:llvm | guest:llvm:$mode) filter=$all ;;
 		guest:llvm:$mode:*) filter=${TESTS#guest:llvm:"$mode":} ;;

@@ -34,6 +34,7 @@ JOBS=${JOBS:-$(nproc)}
 # hypervisor function tracing has nowhere to return to without its frame.
 # checkpatch reads "extern T kvm_nvhe_sym(x);" as a prototype, as it does in
 # the kernel's kvm_hyp.h, which declares the hypervisor's variables so.
+# gen-hypcalls.c names ELF's types as <elf.h> does, as gen-hyprel.c does.
 accepted="MACRO_ARG_UNUSED -
 OPEN_ENDED_LINE events.h
 PARENTHESIS_ALIGNMENT events.h
@@ -60,7 +61,8 @@ NR_CPUS arch/arm64/kvm/hyp/nvhe/trace.c
 EMBEDDED_FUNCTION_NAME tools/tracing/hyp-stat/hyp-stat.c
 TRAILING_SEMICOLON hyp_ftrace.c
 TRAILING_SEMICOLON hyp_printk.c
-AVOID_BUG arch/arm64/kvm/hyp/nvhe/ftrace.c"
+AVOID_BUG arch/arm64/kvm/hyp/nvhe/ftrace.c
+CAMELCASE arch/arm64/kvm/hyp/nvhe/gen-hypcalls.c"
 
 # A mail adds at most MAX_ADDED lines: what a reviewer reads in a sitting.
 MAX_ADDED=${MAX_ADDED:-600}

@@ -36,6 +36,20 @@ if want kvm-mode; then
 	fi
 fi
 
+# 1b. Protected, with function tracing: before anything is traced, the
+#     hypervisor has never mapped its text to patch it (the build moved the
+#     direct calls past the NOPs), and maps none of it writable.
+wx=/sys/kernel/debug/kvm/hyp_text_wx
+if want hyp-text-at-boot && [ "$MODE" != nvhe ] &&
+   [ -e /sys/kernel/tracing/remotes/hypervisor/set_ftrace_filter ]; then
+	if [ "$(cat $wx)" = "writable 0 mapped 0" ]; then
+		result PASS hyp-text-at-boot
+	else
+		echo "$wx: $(cat $wx 2>&1)"
+		result FAIL hyp-text-at-boot
+	fi
+fi
+
 # 2. ftracetest, one test file at a time so each result has a stable name.
 lists=$LIST
 list_mode=$MODE

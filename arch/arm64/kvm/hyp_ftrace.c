@@ -52,9 +52,9 @@ DECLARE_KVM_NVHE_SYM(__hyp_ftrace_tramps);
 DECLARE_KVM_NVHE_SYM(__hyp_ftrace_return);
 /* Opaque here: the hypervisor's struct hyp_trace_cpu, with its return stack. */
 DECLARE_KVM_NVHE_PER_CPU(u8, hyp_trace_cpu);
-DECLARE_KVM_NVHE_SYM(__hyp_text_start);
-DECLARE_KVM_NVHE_SYM(__hyp_text_end);
-DECLARE_KVM_NVHE_SYM(__start___kvm_ex_table);
+/* The direct calls to each site, listed by the build (kvm_hypftrace.h). */
+extern const u32 kvm_nvhe_sym(__hyp_ftrace_first_call)[];
+extern const s32 kvm_nvhe_sym(__hyp_ftrace_calls)[];
 
 static struct {
 	struct mutex	lock;		/* the lists, patched, func_on */
@@ -64,8 +64,6 @@ static struct {
 	unsigned long	*filter;	/* set_ftrace_filter */
 	unsigned long	*notrace_set;/* set_ftrace_notrace */
 	unsigned long	*patched;	/* what the hypervisor runs now */
-	u16		*first_call;	/* nVHE: the direct calls to each */
-	u32		*calls;		/* function (kvm_hypftrace.h) */
 	bool		func_on;	/* the func event */
 	bool		ret_on;		/* the func_ret event */
 } hyp_ftrace = {
@@ -166,13 +164,12 @@ void hyp_ftrace_print_func_ret(void *rec, struct trace_seq *s)
  */
 static void hyp_ftrace_patch_calls(unsigned int i, bool on)
 {
-	unsigned long text = (unsigned long)kvm_nvhe_sym(__hyp_text_start);
-	unsigned int c;
+	const u32 *first = kvm_nvhe_sym(__hyp_ftrace_first_call);
+	u32 c;
 	int ret = 0;
 
-	for (c = hyp_ftrace.calls ? hyp_ftrace.first_call[i] : 0;
-	     hyp_ftrace.calls && c < hyp_ftrace.first_call[i + 1]; c++) {
-		unsigned long pc = text + hyp_ftrace.calls[c];
+	for (c = first[i]; c < first[i + 1]; c++) {
+		unsigned long pc = hyp_ftrace_call_pc(kvm_nvhe_sym(__hyp_ftrace_calls), c);
 		u32 cur, new;
 
 		if (aarch64_insn_read((void *)pc, &cur) ||
@@ -650,26 +647,23 @@ device_initcall(hyp_ftrace_init);
  *
  * For the tests, in nVHE mode, where the host reads the hypervisor's text.
  *
- * Return: how many calls there are, -EOPNOTSUPP in protected mode, -ENOENT
- * if the direct calls were not found.
+ * Return: how many calls there are, -EOPNOTSUPP in protected mode.
  */
 int hyp_ftrace_count_calls(unsigned int *past, unsigned int *to_site)
 {
-	unsigned long text = (unsigned long)kvm_nvhe_sym(__hyp_text_start);
+	const u32 *first = kvm_nvhe_sym(__hyp_ftrace_first_call);
 	unsigned int i, c;
-	int ret;
 
 	if (is_protected_kvm_enabled())
 		return -EOPNOTSUPP;
 	*past = *to_site = 0;
 	mutex_lock(&hyp_ftrace.lock);
-	ret = hyp_ftrace.calls ? hyp_ftrace.first_call[hyp_ftrace.nr] : -ENOENT;
-	for (i = 0; hyp_ftrace.calls && i < hyp_ftrace.nr; i++) {
+	for (i = 0; i < hyp_ftrace.nr; i++) {
 		unsigned long site = hyp_ftrace.addr[i];
 		bool on = test_bit(i, hyp_ftrace.patched);
 
-		for (c = hyp_ftrace.first_call[i]; c < hyp_ftrace.first_call[i + 1]; c++) {
-			unsigned long pc = text + hyp_ftrace.calls[c], to;
+		for (c = first[i]; c < first[i + 1]; c++) {
+			unsigned long pc = hyp_ftrace_call_pc(kvm_nvhe_sym(__hyp_ftrace_calls), c), to;
 			u32 insn;
 
 			if (aarch64_insn_read((void *)pc, &insn))
@@ -682,65 +676,6 @@ int hyp_ftrace_count_calls(unsigned int *past, unsigned int *to_site)
 		}
 	}
 	mutex_unlock(&hyp_ftrace.lock);
-	return ret;
+	return first[hyp_ftrace.nr];
 }
 #endif
-
-/* Runs alone (stop_machine): direct calls past the NOPs of what is not traced. */
-static int hyp_ftrace_skip_nops_cb(void *unused)
-{
-	unsigned int i;
-
-	/* The hypervisor does it at its first request: one that changes nothing. */
-	if (is_protected_kvm_enabled())
-		return kvm_call_hyp_nvhe(__tracing_ftrace_patch, 0,
-					 test_bit(0, hyp_ftrace.patched));
-	for (i = 0; i < hyp_ftrace.nr; i++) {
-		if (!test_bit(i, hyp_ftrace.patched))
-			hyp_ftrace_patch_calls(i, false);
-	}
-	return 0;
-}
-
-/*
- * Only calls through a pointer should run the NOP of a function not traced:
- * the direct calls are made to go past it, once KVM runs.
- */
-static int __init hyp_ftrace_skip_nops(void)
-{
-	unsigned long text = (unsigned long)kvm_nvhe_sym(__hyp_text_start);
-	unsigned long end = (unsigned long)kvm_nvhe_sym(__start___kvm_ex_table);
-	unsigned int nr = hyp_ftrace.nr;
-	int ret;
-
-	/* The text searched ends where the exception table, data, starts. */
-	if (end < text || end > (unsigned long)kvm_nvhe_sym(__hyp_text_end))
-		end = (unsigned long)kvm_nvhe_sym(__hyp_text_end);
-
-	if (!nr || !is_kvm_arm_initialised())
-		return 0;
-	mutex_lock(&hyp_ftrace.lock);
-	if (!is_protected_kvm_enabled()) {
-		hyp_ftrace.first_call = kcalloc(nr + 1, sizeof(u16), GFP_KERNEL);
-		hyp_ftrace.calls = kcalloc(HYP_FTRACE_MAX_CALLS, sizeof(u32), GFP_KERNEL);
-		ret = -ENOMEM;
-		if (hyp_ftrace.first_call && hyp_ftrace.calls)
-			ret = hyp_ftrace_index_calls((__le32 *)text, text, end - text,
-						     hyp_ftrace.addr, nr, hyp_ftrace.first_call,
-						     hyp_ftrace.calls);
-		if (ret) {
-			kfree(hyp_ftrace.first_call);
-			kfree(hyp_ftrace.calls);
-			hyp_ftrace.first_call = NULL;
-			hyp_ftrace.calls = NULL;
-			goto out;
-		}
-	}
-	ret = stop_machine(hyp_ftrace_skip_nops_cb, NULL, NULL);
-out:
-	mutex_unlock(&hyp_ftrace.lock);
-	if (ret)
-		pr_warn("hypervisor function tracing: direct calls run the NOPs (%d)\n", ret);
-	return 0;
-}
-late_initcall(hyp_ftrace_skip_nops);

@@ -23,8 +23,10 @@
  *
  *   cat /sys/kernel/debug/kvm/hyp_text_wx
  *
- * says "writable <n>": how many entries of the hypervisor's own page table
- * map its text or rodata writable. Patching must leave none.
+ * says "writable <n> mapped <m>": how many entries of the hypervisor's own
+ * page table map its text or rodata writable, which patching must leave
+ * none of, and how often the hypervisor has mapped its text to patch it,
+ * which it must not do before the first function is traced.
  */
 
 #include <linux/atomic.h>
@@ -147,10 +149,11 @@ DEFINE_SHOW_ATTRIBUTE(calls);
 static int text_wx_show(struct seq_file *m, void *v)
 {
 	int nr = kvm_call_hyp_nvhe(__tracing_write_event, HYP_TRACE_WX_ID);
+	int maps = kvm_call_hyp_nvhe(__tracing_write_event, HYP_TRACE_TEXT_MAPS_ID);
 
-	if (nr < 0)
-		return nr;
-	seq_printf(m, "writable %d\n", nr);
+	if (nr < 0 || maps < 0)
+		return nr < 0 ? nr : maps;
+	seq_printf(m, "writable %d mapped %d\n", nr, maps);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(text_wx);

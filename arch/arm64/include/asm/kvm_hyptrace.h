@@ -78,6 +78,12 @@ enum hyp_event_id {
  */
 #define HYP_TRACE_WX_ID		0x77786d61ULL
 
+/*
+ * With CONFIG_NVHE_EL2_TRACING_TEST, writing this id writes no event: the
+ * hypervisor returns how often it has mapped its text to patch it.
+ */
+#define HYP_TRACE_TEXT_MAPS_ID	0x74786d70ULL
+
 #ifndef __KVM_NVHE_HYPERVISOR__
 int hyp_trace_sync_clock(void);
 #endif

@@ -34,17 +34,11 @@
 
 static DEFINE_HYP_SPINLOCK(ftrace_lock);
 
-/*
- * The direct calls to each function (kvm_hypftrace.h), looked for at the
- * first patch request, which then makes them go past the NOPs. In .bss: the
- * hypervisor has no .data.
- */
-static u16 hyp_ftrace_first_call[HYP_FTRACE_MAX_SITES + 1];
-static u32 hyp_ftrace_calls[HYP_FTRACE_MAX_CALLS];
-static bool hyp_ftrace_calls_looked, hyp_ftrace_calls_found;
-
 /* In .bss, as the hypervisor has no .data; written before any site is patched. */
 unsigned long hyp_ftrace_kimg_off;
+
+/* How often the hypervisor has mapped its text to write it, under ftrace_lock. */
+static unsigned int hyp_ftrace_text_maps;
 
 #define HYP_FTRACE_TC(field)	offsetof(struct hyp_trace_cpu, field)
 static_assert(hyp_event_id_func == HYP_FTRACE_EVENT_FUNC);
@@ -222,6 +216,7 @@ int hyp_ftrace_write(unsigned long site, u32 old, u32 new)
 	if (cur != old)
 		return -EINVAL;
 	rw = (unsigned long)hyp_fixmap_map(__hyp_pa(site)) + offset_in_page(site);
+	hyp_ftrace_text_maps++;
 	hyp_ftrace_flush_slot();
 	/* The slot must show what the text shows. */
 	if (le32_to_cpu(READ_ONCE(*(__le32 *)rw)) != cur) {
@@ -237,6 +232,12 @@ int hyp_ftrace_write(unsigned long site, u32 old, u32 new)
 	return 0;
 }
 
+/* For the tests: how often the hypervisor has mapped its text since boot. */
+int hyp_ftrace_nr_text_maps(void)
+{
+	return min_t(unsigned int, READ_ONCE(hyp_ftrace_text_maps), INT_MAX);
+}
+
 static bool hyp_ftrace_site_ok(unsigned long site)
 {
 	return IS_ALIGNED(site, HYP_FTRACE_INSN_SIZE) &&
@@ -246,18 +247,15 @@ static bool hyp_ftrace_site_ok(unsigned long site)
 
 /*
  * Make the direct calls to function @idx go to its site (@traced) or past
- * it. Only a call filed by hyp_ftrace_index_calls() that goes there is
- * changed.
+ * it. A listed call that goes anywhere else is left alone.
  */
 static void hyp_ftrace_patch_calls(unsigned long idx, bool traced)
 {
-	unsigned long base = (unsigned long)__hyp_text_start, site = __hyp_ftrace_sites[idx];
-	unsigned int i;
+	unsigned long site = __hyp_ftrace_sites[idx];
+	u32 i;
 
-	if (!hyp_ftrace_calls_found)
-		return;
-	for (i = hyp_ftrace_first_call[idx]; i < hyp_ftrace_first_call[idx + 1]; i++) {
-		unsigned long pc = base + hyp_ftrace_calls[i];
+	for (i = __hyp_ftrace_first_call[idx]; i < __hyp_ftrace_first_call[idx + 1]; i++) {
+		unsigned long pc = hyp_ftrace_call_pc(__hyp_ftrace_calls, i);
 		u32 cur = le32_to_cpu(READ_ONCE(*(__le32 *)pc)), new;
 
 		if (hyp_ftrace_retarget(cur, pc, site, traced, &new))
@@ -266,45 +264,11 @@ static void hyp_ftrace_patch_calls(unsigned long idx, bool traced)
 }
 
 /*
- * Once, under the lock: the direct calls, made to go past the NOPs of the
- * functions not traced. The text searched ends where the hypervisor's
- * exception table, data, starts. Without the calls (more than
- * HYP_FTRACE_MAX_CALLS), they run the NOPs: the request that looked for
- * them says so, once.
- */
-static int hyp_ftrace_setup(unsigned long nr)
-{
-	char *end = (char *)&__start___kvm_ex_table;
-	unsigned long i;
-	int ret;
-
-	if (hyp_ftrace_calls_looked)
-		return 0;
-	hyp_ftrace_calls_looked = true;
-	if (end < __hyp_text_start || end > __hyp_text_end)
-		end = __hyp_text_end;
-	ret = nr > HYP_FTRACE_MAX_SITES ? -E2BIG :
-	      hyp_ftrace_index_calls((__le32 *)__hyp_text_start, (unsigned long)__hyp_text_start,
-				     end - __hyp_text_start, __hyp_ftrace_sites, nr,
-				     hyp_ftrace_first_call, hyp_ftrace_calls);
-	hyp_ftrace_calls_found = !ret;
-	for (i = 0; i < nr; i++) {
-		unsigned long site = __hyp_ftrace_sites[i];
-
-		if (hyp_ftrace_site_ok(site) &&
-		    le32_to_cpu(READ_ONCE(*(__le32 *)site)) == aarch64_insn_gen_nop())
-			hyp_ftrace_patch_calls(i, false);
-	}
-	return ret;
-}
-
-/*
  * Trace function @idx (@enable 1) or stop (0). -EINVAL for an index out of
  * the list or a site whose instruction is neither the NOP nor the branch;
- * -EOPNOTSUPP in nVHE mode, where the host patches; -E2BIG, once, if the
- * direct calls were too many to find. Its direct calls go to the branch,
- * calls through a pointer find it: the function's site is patched before
- * its calls are, and unpatched after.
+ * -EOPNOTSUPP in nVHE mode, where the host patches. Its direct calls go to
+ * the branch, calls through a pointer find it: the function's site is
+ * patched before its calls are, and unpatched after.
  */
 int __tracing_ftrace_patch(u64 idx, u64 enable)
 {
@@ -326,13 +290,11 @@ int __tracing_ftrace_patch(u64 idx, u64 enable)
 	new = enable ? branch : aarch64_insn_gen_nop();
 
 	hyp_spin_lock(&ftrace_lock);
-	/* Before any function is traced: what it calls may be traced later. */
-	ret = hyp_ftrace_setup(nr);
-	if (!ret && enable) {
+	if (enable) {
 		ret = hyp_ftrace_write(site, old, new);
 		if (!ret)
 			hyp_ftrace_patch_calls(idx, true);
-	} else if (!ret) {
+	} else {
 		hyp_ftrace_patch_calls(idx, false);
 		ret = hyp_ftrace_write(site, old, new);
 	}

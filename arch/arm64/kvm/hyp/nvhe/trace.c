@@ -22,6 +22,7 @@
 #include <asm/kvm_pkvm.h>
 #include <asm/sections.h>
 
+#include <nvhe/ftrace.h>
 #include <nvhe/mem_protect.h>
 #include <nvhe/memory.h>
 #include <nvhe/mm.h>
@@ -560,5 +561,7 @@ int __tracing_write_event(u64 id)
 		return hyp_trace_test_hook(id);
 	if (IS_ENABLED(CONFIG_NVHE_EL2_TRACING_TEST) && unlikely(id == HYP_TRACE_WX_ID))
 		return hyp_trace_count_wx();
+	if (IS_ENABLED(CONFIG_NVHE_EL2_TRACING_TEST) && unlikely(id == HYP_TRACE_TEXT_MAPS_ID))
+		return hyp_ftrace_nr_text_maps();
 	return hyp_trace_selftest(id);
 }

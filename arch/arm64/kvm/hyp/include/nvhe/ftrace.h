@@ -43,14 +43,16 @@ extern const unsigned int host_hcall_nr;
 /* The patch sites (hyp.lds.S) and trampolines (ftrace_tramp.S). */
 extern const unsigned long __hyp_ftrace_sites[], __hyp_ftrace_sites_end[];
 extern char __hyp_ftrace_tramps[], __hyp_ftrace_return[];
-/* Where the hypervisor's text stops being instructions (hyp/switch.h). */
-extern struct kvm_exception_table_entry __start___kvm_ex_table;
+/* The direct calls to each site (gen-hypcalls.c). */
+extern const u32 __hyp_ftrace_first_call[];
+extern const s32 __hyp_ftrace_calls[];
 
 unsigned long hyp_ftrace_entry(unsigned long site, unsigned long *parent, unsigned long sp);
 unsigned long hyp_ftrace_hook_return(unsigned long site, unsigned long *parent, unsigned long sp);
 unsigned long hyp_ftrace_exit(void);
 int hyp_ftrace_write(unsigned long site, u32 old, u32 new);
 int __tracing_ftrace_patch(u64 idx, u64 enable);
+int hyp_ftrace_nr_text_maps(void);
 void hyp_ftrace_cpu_entry(void);
 unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long record,
 				  unsigned long va_mask);
@@ -61,6 +63,11 @@ static inline int __tracing_ftrace_patch(u64 idx, u64 enable)
 }
 
 static inline void hyp_ftrace_cpu_entry(void) { }
+
+static inline int hyp_ftrace_nr_text_maps(void)
+{
+	return 0;
+}
 
 static inline unsigned long hyp_ftrace_ret_addr(unsigned long pc, unsigned long record,
 						unsigned long va_mask)
