@@ -34,7 +34,8 @@ JOBS=${JOBS:-$(nproc)}
 # hypervisor function tracing has nowhere to return to without its frame.
 # checkpatch reads "extern T kvm_nvhe_sym(x);" as a prototype, as it does in
 # the kernel's kvm_hyp.h, which declares the hypervisor's variables so.
-# gen-hypcalls.c names ELF's types as <elf.h> does, as gen-hyprel.c does.
+# gen-hypcalls.c, a host program, uses <elf.h>'s and <stdint.h>'s types, as
+# gen-hyprel.c does.
 accepted="MACRO_ARG_UNUSED -
 OPEN_ENDED_LINE events.h
 PARENTHESIS_ALIGNMENT events.h
@@ -62,7 +63,8 @@ EMBEDDED_FUNCTION_NAME tools/tracing/hyp-stat/hyp-stat.c
 TRAILING_SEMICOLON hyp_ftrace.c
 TRAILING_SEMICOLON hyp_printk.c
 AVOID_BUG arch/arm64/kvm/hyp/nvhe/ftrace.c
-CAMELCASE arch/arm64/kvm/hyp/nvhe/gen-hypcalls.c"
+CAMELCASE arch/arm64/kvm/hyp/nvhe/gen-hypcalls.c
+PREFER_KERNEL_TYPES arch/arm64/kvm/hyp/nvhe/gen-hypcalls.c"
 
 # A mail adds at most MAX_ADDED lines: what a reviewer reads in a sitting.
 MAX_ADDED=${MAX_ADDED:-600}

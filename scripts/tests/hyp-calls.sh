@@ -6,7 +6,8 @@
 # by Clang: a call resolved by the assembler and one left to the linker,
 # a tail call to a BTI C landing pad, a loop back to the start of a body,
 # a branch to the instruction after another function's site, data that
-# reads as a call to a site, a call out of the object. Then on the built
+# reads as a call to a site, a call out of the object, a call in the
+# replacement of an alternative. Then on the built
 # hypervisor: every call it lists goes past its site in vmlinux.
 set -euo pipefail
 tmp=$(mktemp -d)
@@ -38,6 +39,14 @@ h:	nop			// 0x30: site 2
 	.type	k, %function
 k:	nop			// 0x38: site 3, never called
 .Lk:	ret
+.Lorig:	nop			// 0x40: an alternative's original,
+	.subsection 1
+.Lnew:	bl	f		// 0x44: its replacement, which runs there
+	.subsection 0
+	.section .altinstructions, "a"
+	.word	.Lorig - ., .Lnew - .
+	.hword	0
+	.byte	4, 4
 	.section .hyp.ftrace_sites, "a"
 	.quad	f, .Lg, h, k
 EOS
@@ -66,7 +75,8 @@ for as in gnu clang; do
 
 	"${cross}objdump" -dr "$tmp/out.o" > "$tmp/dis"
 	for want in '10:	14000000 ' '14:	97fffffc ' '18:	17fffffe ' '1c:	97fffff9 ' \
-		    '24: R_AARCH64_CALL26	h+0x4$' '28:	14000005 ' '20: R_AARCH64_CALL26	ext$'; do
+		    '24: R_AARCH64_CALL26	h+0x4$' '28:	14000005 ' '20: R_AARCH64_CALL26	ext$' \
+		    '44:	97ffffef '; do
 		grep -q "^[[:space:]]*$want" "$tmp/dis" ||
 			{ echo "FAIL: $as: no '$want' in:"; cat "$tmp/dis"; exit 1; }
 	done

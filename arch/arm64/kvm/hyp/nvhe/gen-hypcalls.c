@@ -7,15 +7,18 @@
  *        gen-hypcalls kvm_nvhe.tmp.o kvm_nvhe.calls.o
  *
  * A patch site is listed in .hyp.ftrace_sites (an ABS64 relocation to it).
- * A call to its function is a B or BL in .hyp.text, outside the data its
- * mapping symbols mark, that goes to the site or to a BTI C right before it:
- * through a CALL26/JUMP26 relocation, or resolved by the assembler. A branch
- * to the instruction after a site is a loop to the start of its body, not a
- * call. The first form writes, for each site in .hyp.ftrace_sites order,
- * where its calls are (__hyp_ftrace_calls[], each an offset from its own
- * entry, from __hyp_ftrace_first_call[i] to __hyp_ftrace_first_call[i + 1]);
- * the second a copy of the object in which they go past the site. Both
- * forms find the same calls, in the same order.
+ * A call to its function is a B or BL in .hyp.text that goes to the site or
+ * to a BTI C right before it: through a CALL26/JUMP26 relocation, or
+ * resolved by the assembler. What the mapping symbols mark as data is not
+ * looked at, nor are the replacement instructions of alternatives, which
+ * run elsewhere once they apply. A branch to the instruction after a site
+ * is a loop to the start of its body, not a call.
+ *
+ * The first form writes, for each site in .hyp.ftrace_sites order, where
+ * its calls are (__hyp_ftrace_calls[], each an offset from its own entry,
+ * from __hyp_ftrace_first_call[i] to __hyp_ftrace_first_call[i + 1]); the
+ * second a copy of the object in which they go past the site. Both forms
+ * find the same calls, in the same order.
  */
 
 #include <elf.h>
@@ -26,8 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <linux/types.h>
-
 #define INSN_SIZE	4
 #define INSN_BTI_C	0xd503245fU
 #define INSN_B_MASK	0x7c000000U
@@ -35,18 +36,18 @@
 #define INSN_IMM26	0x03ffffffU
 
 static const char *path;
-static u8 *elf;
+static uint8_t *elf;
 static size_t elf_size;
 static bool big_endian;
 
 struct call {
-	u32	site;	/* index in .hyp.ftrace_sites */
-	u64	off;	/* in .hyp.text */
+	uint32_t	site;	/* index in .hyp.ftrace_sites */
+	uint64_t	off;	/* in .hyp.text */
 };
 
 struct site {
-	u64	off;	/* in .hyp.text */
-	u32	idx;
+	uint64_t	off;	/* in .hyp.text */
+	uint32_t	idx;
 };
 
 static void fail(const char *msg)
@@ -55,20 +56,20 @@ static void fail(const char *msg)
 	exit(1);
 }
 
-static u64 get(const void *p, size_t size)
+static uint64_t get(const void *p, size_t size)
 {
-	const u8 *b = p;
-	u64 v = 0;
+	const uint8_t *b = p;
+	uint64_t v = 0;
 	size_t i;
 
 	for (i = 0; i < size; i++)
-		v |= (u64)b[big_endian ? size - 1 - i : i] << (8 * i);
+		v |= (uint64_t)b[big_endian ? size - 1 - i : i] << (8 * i);
 	return v;
 }
 
-static void put(void *p, size_t size, u64 v)
+static void put(void *p, size_t size, uint64_t v)
 {
-	u8 *b = p;
+	uint8_t *b = p;
 	size_t i;
 
 	for (i = 0; i < size; i++)
@@ -79,12 +80,12 @@ static void put(void *p, size_t size, u64 v)
 #define PUT(p, v)	put((p), sizeof(*(p)), (v))
 
 /* Instructions are little-endian, whatever the data. */
-static u32 insn_at(const u8 *p)
+static uint32_t insn_at(const uint8_t *p)
 {
-	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static void set_insn(u8 *p, u32 insn)
+static void set_insn(uint8_t *p, uint32_t insn)
 {
 	p[0] = insn;
 	p[1] = insn >> 8;
@@ -92,7 +93,7 @@ static void set_insn(u8 *p, u32 insn)
 	p[3] = insn >> 24;
 }
 
-static void *at(u64 off, u64 size)
+static void *at(uint64_t off, uint64_t size)
 {
 	if (off > elf_size || size > elf_size - off)
 		fail("truncated");
@@ -105,7 +106,7 @@ static Elf64_Shdr *shdr(unsigned int i)
 
 	if (i >= GET(&eh->e_shnum))
 		fail("bad section index");
-	return at(GET(&eh->e_shoff) + (u64)i * sizeof(Elf64_Shdr), sizeof(Elf64_Shdr));
+	return at(GET(&eh->e_shoff) + (uint64_t)i * sizeof(Elf64_Shdr), sizeof(Elf64_Shdr));
 }
 
 static void *sdata(unsigned int i)
@@ -123,7 +124,7 @@ static unsigned int section(const char *name)
 	unsigned int i;
 
 	for (i = 1; i < GET(&eh->e_shnum); i++) {
-		u64 n = GET(&shdr(i)->sh_name);
+		uint64_t n = GET(&shdr(i)->sh_name);
 
 		if (n < GET(&strs->sh_size) && !strcmp(names + n, name))
 			return i;
@@ -145,15 +146,15 @@ static unsigned int rela_of(unsigned int target)
 }
 
 static unsigned int symtab, text;
-static u64 text_size;
+static uint64_t text_size;
 static bool *is_data;		/* per word of .hyp.text */
 static Elf64_Rela **rela_at;	/* per word of .hyp.text: its branch relocation */
 static struct site *sites;	/* sorted by offset */
-static u32 nr_sites;
+static uint32_t nr_sites;
 static struct call *calls;
-static u64 nr_calls;
+static uint64_t nr_calls;
 
-static Elf64_Sym *sym(u64 i)
+static Elf64_Sym *sym(uint64_t i)
 {
 	Elf64_Shdr *sh = shdr(symtab);
 
@@ -163,7 +164,7 @@ static Elf64_Sym *sym(u64 i)
 }
 
 /* Where relocation @r points to in .hyp.text, or false if elsewhere. */
-static bool rela_target(const Elf64_Rela *r, u64 *to)
+static bool rela_target(const Elf64_Rela *r, uint64_t *to)
 {
 	const Elf64_Sym *s = sym(ELF64_R_SYM(GET(&r->r_info)));
 
@@ -193,26 +194,33 @@ static void read_sites(void)
 {
 	unsigned int sec = section(".hyp.ftrace_sites"), rela = sec ? rela_of(sec) : 0;
 	Elf64_Rela *r;
-	u32 i;
+	bool *seen;
+	uint32_t i;
 
 	if (!rela)
 		fail("no relocated .hyp.ftrace_sites");
 	r = sdata(rela);
 	nr_sites = GET(&shdr(rela)->sh_size) / sizeof(*r);
+	/* The hypervisor reads one list entry per site, and one more. */
+	if (GET(&shdr(sec)->sh_size) != nr_sites * 8)
+		fail("a site without a relocation in .hyp.ftrace_sites");
 	sites = calloc(nr_sites ?: 1, sizeof(*sites));
-	if (!sites)
+	seen = calloc(nr_sites ?: 1, sizeof(*seen));
+	if (!sites || !seen)
 		fail(strerror(ENOMEM));
 	for (i = 0; i < nr_sites; i++) {
-		u64 idx = GET(&r[i].r_offset) / 8;
+		uint64_t idx = GET(&r[i].r_offset) / 8;
 
 		if (ELF64_R_TYPE(GET(&r[i].r_info)) != R_AARCH64_ABS64 ||
-		    GET(&r[i].r_offset) % 8 || idx >= nr_sites)
+		    GET(&r[i].r_offset) % 8 || idx >= nr_sites || seen[idx])
 			fail("unexpected relocation in .hyp.ftrace_sites");
+		seen[idx] = true;
 		sites[i].idx = idx;
 		/* A site outside .hyp.text is never patched: it has no calls. */
 		if (!rela_target(&r[i], &sites[i].off) || sites[i].off % INSN_SIZE)
 			sites[i].off = UINT64_MAX;
 	}
+	free(seen);
 	qsort(sites, nr_sites, sizeof(*sites), site_cmp);
 }
 
@@ -220,8 +228,9 @@ static void read_sites(void)
 static void read_mapping_symbols(void)
 {
 	const char *names = sdata(GET(&shdr(symtab)->sh_link));
-	u64 nr = GET(&shdr(symtab)->sh_size) / sizeof(Elf64_Sym), i, off;
-	u64 words = text_size / INSN_SIZE;
+	uint64_t names_size = GET(&shdr(GET(&shdr(symtab)->sh_link))->sh_size);
+	uint64_t nr = GET(&shdr(symtab)->sh_size) / sizeof(Elf64_Sym), i, off;
+	uint64_t words = text_size / INSN_SIZE;
 	signed char *kind = calloc(words + 1, 1);	/* 1 data, -1 code, 0 no symbol */
 	bool data = false;
 
@@ -230,8 +239,11 @@ static void read_mapping_symbols(void)
 		fail(strerror(ENOMEM));
 	for (i = 0; i < nr; i++) {
 		const Elf64_Sym *s = sym(i);
-		const char *n = names + GET(&s->st_name);
+		const char *n;
 
+		if (GET(&s->st_name) + 3 > names_size)
+			continue;
+		n = names + GET(&s->st_name);
 		/* $d, $x, or with a suffix: $d.1 */
 		if (GET(&s->st_shndx) != text || n[0] != '$' || (n[1] != 'd' && n[1] != 'x') ||
 		    (n[2] && n[2] != '.'))
@@ -248,17 +260,39 @@ static void read_mapping_symbols(void)
 	free(kind);
 }
 
+/*
+ * The replacement instructions of alternatives (struct alt_instr: the
+ * offsets of the original and of the replacement, a u16 capability, their
+ * lengths in two bytes) are skipped as data: a call there runs elsewhere.
+ */
+static void skip_alternatives(void)
+{
+	unsigned int sec = section(".altinstructions"), rela = sec ? rela_of(sec) : 0;
+	uint64_t nr = rela ? GET(&shdr(rela)->sh_size) / sizeof(Elf64_Rela) : 0, i, to, at, end;
+	uint64_t size = sec ? GET(&shdr(sec)->sh_size) : 0;
+	Elf64_Rela *r = rela ? sdata(rela) : NULL;
+	const uint8_t *alt = sec ? sdata(sec) : NULL;
+
+	for (i = 0; i < nr; i++) {
+		at = GET(&r[i].r_offset);
+		if (at % 12 != 4 || at + 8 > size || !rela_target(&r[i], &to))
+			continue;
+		for (end = to + alt[at + 7]; to < end && to < text_size; to += INSN_SIZE)
+			is_data[to / INSN_SIZE] = true;
+	}
+}
+
 static void read_branch_relocations(void)
 {
 	unsigned int rela = rela_of(text);
-	u64 nr = rela ? GET(&shdr(rela)->sh_size) / sizeof(Elf64_Rela) : 0, i;
+	uint64_t nr = rela ? GET(&shdr(rela)->sh_size) / sizeof(Elf64_Rela) : 0, i;
 	Elf64_Rela *r = rela ? sdata(rela) : NULL;
 
 	rela_at = calloc(text_size / INSN_SIZE + 1, sizeof(*rela_at));
 	if (!rela_at)
 		fail(strerror(ENOMEM));
 	for (i = 0; i < nr; i++) {
-		u64 type = ELF64_R_TYPE(GET(&r[i].r_info)), off = GET(&r[i].r_offset);
+		uint64_t type = ELF64_R_TYPE(GET(&r[i].r_info)), off = GET(&r[i].r_offset);
 
 		if ((type == R_AARCH64_CALL26 || type == R_AARCH64_JUMP26) &&
 		    off < text_size && !(off % INSN_SIZE))
@@ -267,7 +301,7 @@ static void read_branch_relocations(void)
 }
 
 /* The index in sites[] of the function @to is the entry of, or -1. */
-static long site_called(const u8 *code, u64 to)
+static long site_called(const uint8_t *code, uint64_t to)
 {
 	long lo = 0, hi = nr_sites;
 
@@ -292,17 +326,17 @@ static long site_called(const u8 *code, u64 to)
 /* Find the calls and make them go past their site's NOP in the copy. */
 static void move_calls(void)
 {
-	u8 *code = sdata(text);
-	u64 off;
+	uint8_t *code = sdata(text);
+	uint64_t off;
 
 	calls = calloc(text_size / INSN_SIZE + 1, sizeof(*calls));
 	if (!calls)
 		fail(strerror(ENOMEM));
 	for (off = 0; off + INSN_SIZE <= text_size; off += INSN_SIZE) {
 		Elf64_Rela *r = rela_at[off / INSN_SIZE];
-		u32 insn = insn_at(code + off);
-		u64 to, past;
-		s64 imm;
+		uint32_t insn = insn_at(code + off);
+		uint64_t to, past;
+		int64_t imm;
 		long s;
 
 		if (is_data[off / INSN_SIZE] || (insn & INSN_B_MASK) != INSN_B)
@@ -310,7 +344,7 @@ static void move_calls(void)
 		if (r && !rela_target(r, &to))
 			continue;
 		if (!r) {
-			imm = (s64)((u64)(insn & INSN_IMM26) << 38) >> 36;
+			imm = (int64_t)((uint64_t)(insn & INSN_IMM26) << 38) >> 36;
 			to = off + imm;
 		}
 		s = site_called(code, to);
@@ -320,7 +354,7 @@ static void move_calls(void)
 		if (r) {
 			PUT(&r->r_addend, GET(&r->r_addend) + (past - to));
 		} else {
-			imm = (s64)(past - off);
+			imm = (int64_t)(past - off);
 			if (imm < -(1 << 27) || imm >= (1 << 27))
 				fail("a call cannot reach past its site");
 			set_insn(code + off, (insn & ~INSN_IMM26) | ((imm >> 2) & INSN_IMM26));
@@ -333,8 +367,8 @@ static void move_calls(void)
 
 static void print_calls(void)
 {
-	u64 c = 0;
-	u32 i;
+	uint64_t c = 0;
+	uint32_t i;
 
 	printf("/* Generated by gen-hypcalls: the direct calls to each patch site. */\n"
 	       "\t.pushsection .hyp.rodata, \"a\"\n"
@@ -398,6 +432,7 @@ int main(int argc, char **argv)
 	text_size = GET(&shdr(text)->sh_size);
 	read_sites();
 	read_mapping_symbols();
+	skip_alternatives();
 	read_branch_relocations();
 	move_calls();
 
