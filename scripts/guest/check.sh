@@ -6,10 +6,12 @@
 # so the host never has to pick results out of console output.
 #
 # Environment: MODE (protected|pnvhe|nvhe), FILTER (grep -E pattern on test names),
+# SKIP (grep -E pattern of names not to run, of those FILTER chose),
 # TEST_TIMEOUT (seconds one test file may take, default 300).
 set -u
 MODE=${MODE:-protected}
 FILTER=${FILTER:-.}
+SKIP=${SKIP:-}
 TEST_TIMEOUT=${TEST_TIMEOUT:-300}
 FTRACE=/usr/share/selftests/ftrace
 LIST=/usr/share/guest/smoke.list
@@ -19,7 +21,10 @@ result() {
 	echo "== $1 $MODE:$2"
 }
 
-want() { echo "$1" | grep -qE -- "$FILTER"; }
+want() {
+	echo "$1" | grep -qE -- "$FILTER" &&
+		! { [ -n "$SKIP" ] && echo "$1" | grep -qE -- "$SKIP"; }
+}
 
 # 1. KVM came up in the intended mode.
 if want kvm-mode; then
