@@ -663,9 +663,10 @@ int hyp_ftrace_count_calls(unsigned int *past, unsigned int *to_site)
 		bool on = test_bit(i, hyp_ftrace.patched);
 
 		for (c = first[i]; c < first[i + 1]; c++) {
-			unsigned long pc = hyp_ftrace_call_pc(kvm_nvhe_sym(__hyp_ftrace_calls), c), to;
+			unsigned long pc, to;
 			u32 insn;
 
+			pc = hyp_ftrace_call_pc(kvm_nvhe_sym(__hyp_ftrace_calls), c);
 			if (aarch64_insn_read((void *)pc, &insn))
 				continue;
 			to = hyp_ftrace_call_target(insn, pc);
