@@ -5,7 +5,7 @@
  * their vCPU ids.
  *
  *   hyp_workload [-v VCPUS] [-r ROUNDS] [-c HVCS] [-s SYSREGS] [-w WFIS]
- *                [-m MARKERS [-t TEXT] [-H] [-D]]
+ *                [-m MARKERS [-t TEXT] [-H] [-D] [-S] [-R]]
  *
  * Each vCPU (1 to 4, default 1) runs ROUNDS rounds (default 3). In a round
  * the guest issues HVCS (default 5) "hvc #0" (an SMCCC call KVM answers with
@@ -23,7 +23,13 @@
  * calls with TEXT (default "hyp_workload", at most 48 bytes) in x1-x6,
  * counting those answered with success; -H hides the service from the VM
  * first (KVM_REG_ARM_VENDOR_HYP_BMAP), as a VMM can, and -D denies the
- * call in the VM's SMCCC filter instead.
+ * call in the VM's SMCCC filter instead. -S makes both calls with SMC
+ * rather than HVC, as a guest whose SMCCC conduit is SMC does. -R races the
+ * first KVM_RUN of vCPU 0 with a thread that shows and hides the service in
+ * turn, through a vCPU that never runs (KVM_RUN holds its own vCPU's lock),
+ * until the VM has run and the bitmap is frozen; it prints whether the
+ * last write it made hid the service ("race: writes=N hidden=0|1"), which
+ * is then what the VM must see.
  *
  * The guest needs no memory but its code: it runs with the MMU off, counts
  * in x4-x6 (SMCCC calls preserve x4-x17) and stores to an address no
@@ -76,6 +82,8 @@ asm(".pushsection .rodata\n"
 	"	b.ne	5b\n"
 	"6:	cbz	x8, 8f\n"
 	"	mov	x0, x17\n"
+	".globl	guest_features_call\n"
+	"guest_features_call:\n"
 	"	hvc	#0\n"
 	"	mov	x19, x0\n"
 	"7:	mov	x0, x16\n"
@@ -85,6 +93,8 @@ asm(".pushsection .rodata\n"
 	"	mov	x4, x12\n"
 	"	mov	x5, x13\n"
 	"	mov	x6, x14\n"
+	".globl	guest_marker_call\n"
+	"guest_marker_call:\n"
 	"	hvc	#0\n"
 	"	cbnz	x0, 9f\n"
 	"	add	x15, x15, #1\n"
@@ -108,6 +118,11 @@ asm(".pushsection .rodata\n"
 /* Hidden: addresses by adrp/add, no GOT entries for local labels. */
 extern const char guest_code[] __attribute__((visibility("hidden")));
 extern const char guest_code_end[] __attribute__((visibility("hidden")));
+extern const char guest_features_call[] __attribute__((visibility("hidden")));
+extern const char guest_marker_call[] __attribute__((visibility("hidden")));
+
+/* The instruction "smc #0", for -S. */
+#define SMC_0		0xd4000003U
 
 struct vcpu {
 	int		id;
@@ -124,7 +139,8 @@ struct vcpu {
 
 static struct vcpu vcpus[MAX_VCPUS];
 static int nr_vcpus = 1, nr_rounds = 3, nr_hvc = 5, nr_sysreg = 2, nr_wfi = 1, nr_marker;
-static int hide_marker, deny_marker;
+static int hide_marker, deny_marker, smc_conduit, race_bmap;
+static int race_start, race_writes, race_hidden;
 static uint64_t marker_text[6];
 
 /* The vendor hypervisor calls: features, and the guest marker (31). */
@@ -181,6 +197,9 @@ static void *vcpu_thread(void *arg)
 	int round;
 
 	__atomic_store_n(&v->tid, syscall(SYS_gettid), __ATOMIC_RELAXED);
+	/* The racer writes the bitmap from now on, as this vCPU first runs. */
+	if (v->id == 0)
+		__atomic_store_n(&race_start, 1, __ATOMIC_RELEASE);
 	for (round = 0; round < nr_rounds; round++) {
 		if (set_reg(v->fd, CORE_REG(regs.regs[4]), nr_hvc) ||
 		    set_reg(v->fd, CORE_REG(regs.regs[5]), nr_sysreg) ||
@@ -225,6 +244,31 @@ static void *vcpu_thread(void *arg)
 		}
 	}
 	v->elapsed_us = now_us() - start;
+	return NULL;
+}
+
+/*
+ * Show and hide the guest marker in turn, from just before the first
+ * KVM_RUN until KVM refuses a change (EBUSY): the VM has run, and its
+ * bitmap is the last value written.
+ */
+static void *race_thread(void *arg)
+{
+	int fd = *(int *)arg;
+	uint64_t bmap = get_reg(fd, KVM_REG_ARM_VENDOR_HYP_BMAP);
+
+	while (!__atomic_load_n(&race_start, __ATOMIC_ACQUIRE))
+		;
+	for (;;) {
+		bmap ^= 1UL << GUEST_MARKER_BIT;
+		if (set_reg(fd, KVM_REG_ARM_VENDOR_HYP_BMAP, bmap))
+			break;
+		race_writes++;
+	}
+	if (errno != EBUSY)
+		perror("KVM_REG_ARM_VENDOR_HYP_BMAP");
+	race_hidden = !(get_reg(fd, KVM_REG_ARM_VENDOR_HYP_BMAP) &
+			(1UL << GUEST_MARKER_BIT));
 	return NULL;
 }
 
@@ -296,13 +340,13 @@ int main(int argc, char **argv)
 	struct kvm_userspace_memory_region region;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct kvm_vcpu_init init;
-	int kvm, vm, opt, i, r, ret = 0;
-	pthread_t waker;
+	int kvm, vm, opt, i, r, race_fd, ret = 0;
+	pthread_t waker, racer;
 	size_t run_size;
 	void *mem;
 
 	memcpy(marker_text, "hyp_workload", 12);
-	while ((opt = getopt(argc, argv, "v:r:c:s:w:m:t:HD")) != -1) {
+	while ((opt = getopt(argc, argv, "v:r:c:s:w:m:t:HDSR")) != -1) {
 		int err;
 
 		switch (opt) {
@@ -338,6 +382,14 @@ int main(int argc, char **argv)
 			deny_marker = 1;
 			err = 0;
 			break;
+		case 'S':
+			smc_conduit = 1;
+			err = 0;
+			break;
+		case 'R':
+			race_bmap = 1;
+			err = 0;
+			break;
 		default:
 			err = -1;
 		}
@@ -367,6 +419,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	memcpy(mem, guest_code, guest_code_end - guest_code);
+	if (smc_conduit) {
+		uint32_t smc = SMC_0;
+
+		memcpy(mem + (guest_features_call - guest_code), &smc, sizeof(smc));
+		memcpy(mem + (guest_marker_call - guest_code), &smc, sizeof(smc));
+	}
 	region = (struct kvm_userspace_memory_region) {
 		.slot = 0, .guest_phys_addr = GUEST_BASE, .memory_size = GUEST_SIZE,
 		.userspace_addr = (uint64_t)mem,
@@ -428,6 +486,14 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (race_bmap) {
+		race_fd = ioctl(vm, KVM_CREATE_VCPU, nr_vcpus);
+		if (race_fd < 0 || ioctl(race_fd, KVM_ARM_VCPU_INIT, &init)) {
+			perror("KVM_CREATE_VCPU");
+			return 1;
+		}
+		pthread_create(&racer, NULL, race_thread, &race_fd);
+	}
 	for (i = 0; i < nr_vcpus; i++)
 		pthread_create(&vcpus[i].thread, NULL, vcpu_thread, &vcpus[i]);
 	pthread_create(&waker, NULL, waker_thread, NULL);
@@ -449,12 +515,16 @@ int main(int argc, char **argv)
 	}
 	__atomic_store_n(&done, 1, __ATOMIC_RELAXED);
 	pthread_join(waker, NULL);
+	if (race_bmap) {
+		pthread_join(racer, NULL);
+		printf("race: writes=%d hidden=%d\n", race_writes, race_hidden);
+	}
 	return ret;
 
 usage:
 	fprintf(stderr,
 		"usage: %s [-v VCPUS (1-%d)] [-r ROUNDS] [-c HVCS] [-s SYSREGS] [-w WFIS]\n"
-		"          [-m MARKERS [-t TEXT] [-H] [-D]]\n",
+		"          [-m MARKERS [-t TEXT] [-H] [-D] [-S] [-R]]\n",
 		argv[0], MAX_VCPUS);
 	return 2;
 }
