@@ -5,7 +5,7 @@
  * their vCPU ids.
  *
  *   hyp_workload [-v VCPUS] [-r ROUNDS] [-c HVCS] [-s SYSREGS] [-w WFIS]
- *                [-m MARKERS [-t TEXT] [-H] [-D] [-S] [-R]]
+ *                [-m MARKERS [-t TEXT] [-H] [-D] [-S] [-R]] [-A]
  *
  * Each vCPU (1 to 4, default 1) runs ROUNDS rounds (default 3). In a round
  * the guest issues HVCS (default 5) "hvc #0" (an SMCCC call KVM answers with
@@ -30,6 +30,13 @@
  * until the VM has run and the bitmap is frozen; it prints whether the
  * last write it made hid the service ("race: writes=N hidden=0|1"), which
  * is then what the VM must see.
+ *
+ * With -A, each round ends with guest markers that put every byte value
+ * but NUL at every position of every register: in a register of "aaaaaaaa",
+ * byte i is b, for each b and i, six such registers a call. The program
+ * prints, a line each, the text the hypervisor is to record of each call
+ * ("expect=TEXT": 47 bytes, each one not printable ASCII as '?'), then
+ * "table: markers=N answered=M".
  *
  * The guest needs no memory but its code: it runs with the MMU off, counts
  * in x4-x6 (SMCCC calls preserve x4-x17) and stores to an address no
@@ -57,12 +64,17 @@
 #define GUEST_SIZE	0x10000UL
 #define MMIO_ADDR	0x20000000UL
 #define MAX_VCPUS	4
+/* -A's markers, 48 bytes each, in the guest's memory after its code. */
+#define TABLE_OFFSET	0x4000UL
+#define TABLE_BYTES	(255 * 8)
+#define TABLE_MARKERS	((TABLE_BYTES + 5) / 6)
 
 /*
  * x4: HVCs, x5: system register reads, x6: WFIs, x7: MMIO address,
  * x8: guest markers, x9-x14: their text, x15: markers answered,
  * x16: the marker's function id, x17: the features call's, x19: what the
- * features call returned.
+ * features call returned, x20: markers from the table (-A), x22: its
+ * address, x23: those answered.
  */
 asm(".pushsection .rodata\n"
 	".balign 2048\n"
@@ -100,7 +112,19 @@ asm(".pushsection .rodata\n"
 	"	add	x15, x15, #1\n"
 	"9:	subs	x8, x8, #1\n"
 	"	b.ne	7b\n"
-	"8:	str	x4, [x7]\n"
+	"8:	cbz	x20, 11f\n"
+	"	mov	x21, x22\n"
+	"10:	ldp	x1, x2, [x21]\n"
+	"	ldp	x3, x4, [x21, #16]\n"
+	"	ldp	x5, x6, [x21, #32]\n"
+	"	add	x21, x21, #48\n"
+	"	mov	x0, x16\n"
+	"	hvc	#0\n"
+	"	cbnz	x0, 12f\n"
+	"	add	x23, x23, #1\n"
+	"12:	subs	x20, x20, #1\n"
+	"	b.ne	10b\n"
+	"11:	str	x4, [x7]\n"
 	"	b	0b\n"
 	/* VBAR_EL1: any exception is reported as a store to MMIO_ADDR + 8. */
 	"	.balign	2048\n"
@@ -139,7 +163,7 @@ struct vcpu {
 
 static struct vcpu vcpus[MAX_VCPUS];
 static int nr_vcpus = 1, nr_rounds = 3, nr_hvc = 5, nr_sysreg = 2, nr_wfi = 1, nr_marker;
-static int hide_marker, deny_marker, smc_conduit, race_bmap;
+static int hide_marker, deny_marker, smc_conduit, race_bmap, all_bytes;
 static int race_start, race_writes, race_hidden;
 static uint64_t marker_text[6];
 
@@ -204,7 +228,8 @@ static void *vcpu_thread(void *arg)
 		if (set_reg(v->fd, CORE_REG(regs.regs[4]), nr_hvc) ||
 		    set_reg(v->fd, CORE_REG(regs.regs[5]), nr_sysreg) ||
 		    set_reg(v->fd, CORE_REG(regs.regs[6]), nr_wfi) ||
-		    set_reg(v->fd, CORE_REG(regs.regs[8]), nr_marker)) {
+		    set_reg(v->fd, CORE_REG(regs.regs[8]), nr_marker) ||
+		    set_reg(v->fd, CORE_REG(regs.regs[20]), all_bytes ? TABLE_MARKERS : 0)) {
 			v->error = errno;
 			return NULL;
 		}
@@ -270,6 +295,29 @@ static void *race_thread(void *arg)
 	race_hidden = !(get_reg(fd, KVM_REG_ARM_VENDOR_HYP_BMAP) &
 			(1UL << GUEST_MARKER_BIT));
 	return NULL;
+}
+
+/*
+ * -A's markers into @table, and what the hypervisor is to record of each:
+ * its 48 bytes but the last, each byte that is not printable ASCII as '?'.
+ */
+static void fill_table(char *table)
+{
+	char text[48];
+	int m, i, j;
+
+	memset(table, 'a', TABLE_MARKERS * 48);
+	for (i = 0; i < TABLE_BYTES; i++)
+		table[i * 8 + i % 8] = 1 + i / 8;
+	for (m = 0; m < TABLE_MARKERS; m++) {
+		for (j = 0; j < 47; j++) {
+			unsigned char c = table[m * 48 + j];
+
+			text[j] = c >= ' ' && c <= '~' ? c : '?';
+		}
+		text[47] = '\0';
+		printf("expect=%s\n", text);
+	}
 }
 
 static char task_state(pid_t tid)
@@ -346,7 +394,7 @@ int main(int argc, char **argv)
 	void *mem;
 
 	memcpy(marker_text, "hyp_workload", 12);
-	while ((opt = getopt(argc, argv, "v:r:c:s:w:m:t:HDSR")) != -1) {
+	while ((opt = getopt(argc, argv, "v:r:c:s:w:m:t:HDSRA")) != -1) {
 		int err;
 
 		switch (opt) {
@@ -390,6 +438,10 @@ int main(int argc, char **argv)
 			race_bmap = 1;
 			err = 0;
 			break;
+		case 'A':
+			all_bytes = 1;
+			err = 0;
+			break;
 		default:
 			err = -1;
 		}
@@ -418,7 +470,14 @@ int main(int argc, char **argv)
 		perror("mmap");
 		return 1;
 	}
+	if (guest_code_end - guest_code > (long)TABLE_OFFSET ||
+	    TABLE_OFFSET + TABLE_MARKERS * 48 > GUEST_SIZE) {
+		fprintf(stderr, "-A's table does not fit after the guest's code\n");
+		return 1;
+	}
 	memcpy(mem, guest_code, guest_code_end - guest_code);
+	if (all_bytes)
+		fill_table(mem + TABLE_OFFSET);
 	if (smc_conduit) {
 		uint32_t smc = SMC_0;
 
@@ -449,6 +508,7 @@ int main(int argc, char **argv)
 		    set_reg(v->fd, CORE_REG(regs.regs[7]), MMIO_ADDR) ||
 		    set_reg(v->fd, CORE_REG(regs.regs[16]), GUEST_MARKER_FUNC_ID) ||
 		    set_reg(v->fd, CORE_REG(regs.regs[17]), KVM_FEATURES_FUNC_ID) ||
+		    set_reg(v->fd, CORE_REG(regs.regs[22]), GUEST_BASE + TABLE_OFFSET) ||
 		    set_reg(v->fd, VBAR_EL1, GUEST_BASE + 0x800)) {
 			perror("vCPU setup");
 			return 1;
@@ -510,6 +570,9 @@ int main(int argc, char **argv)
 			       nr_marker * nr_rounds,
 			       (unsigned long long)get_reg(v->fd, CORE_REG(regs.regs[15])),
 			       (unsigned long long)get_reg(v->fd, CORE_REG(regs.regs[19])));
+		if (all_bytes)
+			printf("table: markers=%d answered=%llu\n", TABLE_MARKERS * nr_rounds,
+			       (unsigned long long)get_reg(v->fd, CORE_REG(regs.regs[23])));
 		if (v->error || v->mmio_exits != (unsigned long)nr_rounds)
 			ret = 1;
 	}
@@ -524,7 +587,7 @@ int main(int argc, char **argv)
 usage:
 	fprintf(stderr,
 		"usage: %s [-v VCPUS (1-%d)] [-r ROUNDS] [-c HVCS] [-s SYSREGS] [-w WFIS]\n"
-		"          [-m MARKERS [-t TEXT] [-H] [-D] [-S] [-R]]\n",
+		"          [-m MARKERS [-t TEXT] [-H] [-D] [-S] [-R]] [-A]\n",
 		argv[0], MAX_VCPUS);
 	return 2;
 }
