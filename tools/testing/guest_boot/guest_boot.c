@@ -4,7 +4,8 @@
  * of a VMM as that takes, so that tests can trace a real guest's boot from
  * the host.
  *
- *   guest_boot [-c VCPUS] [-m MiB] [-a CMDLINE] [-i INITRD] [-t SECONDS] [-H] IMAGE
+ *   guest_boot [-c VCPUS] [-m MiB] [-a CMDLINE] [-i INITRD] [-t SECONDS] [-H | -D]
+ *              IMAGE
  *
  * The VM has VCPUS (1 to 8, default 1) vCPUs, each run by a thread of its
  * own, MiB (default 128) of memory at 1 GiB, the in-kernel
@@ -14,7 +15,8 @@
  * Image, INITRD an initramfs, CMDLINE the kernel's command line (after
  * "earlycon=pl011,0x09000000 keep_bootcon", at most 2047 bytes in all).
  * -H hides KVM's guest marker service from the VM
- * (KVM_REG_ARM_VENDOR_HYP_BMAP), as a VMM can.
+ * (KVM_REG_ARM_VENDOR_HYP_BMAP), as a VMM can; -D leaves it listed but
+ * denies the call in the VM's SMCCC filter.
  *
  * It exits 0 when the guest powers off through PSCI, 3 when it restarts
  * (as a panicking kernel with panic=N does), 1 on an error or an exit it
@@ -47,6 +49,20 @@
 #define EARLYCON	"earlycon=pl011,0x09000000 keep_bootcon"
 
 #define GUEST_MARKER_BIT	31
+#define GUEST_MARKER_FUNC_ID	0xc600001fU
+
+/* The SMCCC filter of a VM (uapi since 6.4; older libc headers lack it). */
+#ifndef KVM_ARM_VM_SMCCC_CTRL
+#define KVM_ARM_VM_SMCCC_CTRL	0
+#define KVM_ARM_VM_SMCCC_FILTER	0
+struct kvm_smccc_filter {
+	uint32_t base;
+	uint32_t nr_functions;
+	uint8_t action;
+	uint8_t pad[15];
+};
+#endif
+#define SMCCC_FILTER_DENY	1
 #define MAX_VCPUS		8
 
 struct vcpu {
@@ -367,12 +383,12 @@ int main(int argc, char **argv)
 	struct kvm_userspace_memory_region region;
 	struct kvm_vcpu_init init;
 	uint64_t gicd = GICD_BASE, gicr = GICR_BASE;
-	int kvm, vm, opt, i, hide = 0;
+	int kvm, vm, opt, i, hide = 0, deny = 0;
 	unsigned int timeout = 300;
 	char *mem, *args;
 	uint32_t *hdr;
 
-	while ((opt = getopt(argc, argv, "c:m:a:i:t:H")) != -1) {
+	while ((opt = getopt(argc, argv, "c:m:a:i:t:HD")) != -1) {
 		switch (opt) {
 		case 'c':
 			nr_vcpus = strtol(optarg, NULL, 0);
@@ -398,6 +414,9 @@ int main(int argc, char **argv)
 			break;
 		case 'H':
 			hide = 1;
+			break;
+		case 'D':
+			deny = 1;
 			break;
 		default:
 			goto usage;
@@ -505,6 +524,19 @@ int main(int argc, char **argv)
 		set_reg(vcpus[0].fd, KVM_REG_ARM_VENDOR_HYP_BMAP,
 			get_reg(vcpus[0].fd, KVM_REG_ARM_VENDOR_HYP_BMAP) &
 			~(1UL << GUEST_MARKER_BIT));
+	if (deny) {
+		struct kvm_smccc_filter filter = {
+			.base = GUEST_MARKER_FUNC_ID, .nr_functions = 1,
+			.action = SMCCC_FILTER_DENY,
+		};
+		struct kvm_device_attr attr = {
+			.group = KVM_ARM_VM_SMCCC_CTRL, .attr = KVM_ARM_VM_SMCCC_FILTER,
+			.addr = (uint64_t)&filter,
+		};
+
+		if (ioctl(vm, KVM_SET_DEVICE_ATTR, &attr))
+			die("KVM_ARM_VM_SMCCC_FILTER");
+	}
 
 	sigaction(SIGALRM, &sa, NULL);
 	alarm(timeout);
@@ -518,6 +550,6 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr, "usage: %s [-c VCPUS (1-%d)] [-m MiB (32-2048)] [-a CMDLINE] [-i INITRD]\n"
-		"       [-t SECONDS] [-H] IMAGE\n", argv[0], MAX_VCPUS);
+		"       [-t SECONDS] [-H | -D] IMAGE\n", argv[0], MAX_VCPUS);
 	return 2;
 }
