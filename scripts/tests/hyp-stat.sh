@@ -338,11 +338,14 @@ grep -q 'cannot read .*/per_cpu/cpu\*/trace_pipe_raw' "$tmp/err"
 if "$tmp/hyp-stat" bogus 2> /dev/null; then exit 1; fi
 if "$tmp/hyp-stat" report /nonexistent 2> /dev/null; then exit 1; fi
 # Built in its own directory, as its header says, it leaves nothing that
-# git or the series would take for a source. In a clone, with this tree's
-# files of hyp-stat and .gitignore: a build of the developer's own stays.
+# git or the series would take for a source. In a clone, with what the
+# working tree changed or added: a build of the developer's own stays.
 git clone -q . "$tmp/clone"
-git ls-files -- .gitignore tools/tracing/hyp-stat | while read -r f; do
-	cp "$f" "$tmp/clone/$f"
+git ls-files -m -o --exclude-standard | while read -r f; do
+	if [ -f "$f" ]; then
+		mkdir -p "$tmp/clone/$(dirname "$f")"
+		cp "$f" "$tmp/clone/$f"
+	fi
 done
 cd "$tmp/clone"
 make -s -C tools/tracing/hyp-stat > /dev/null

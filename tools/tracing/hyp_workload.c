@@ -32,10 +32,11 @@
  * is then what the VM must see.
  *
  * With -A, each round ends with guest markers that put every byte value
- * but NUL at every position of every register: in a register of "aaaaaaaa",
- * byte i is b, for each b and i, six such registers a call. The program
- * prints, a line each, the text the hypervisor is to record of each call
- * ("expect=TEXT": 47 bytes, each one not printable ASCII as '?'), then
+ * but NUL at every position of a register: in a register of "aaaaaaaa",
+ * byte i is b, for each b and i, in x1-x5, five such registers a call; x6
+ * is "aaaaaaa" and an escape, in the byte the hypervisor ignores. The
+ * program prints, a line each, the text the hypervisor is to record of each
+ * call ("expect=TEXT": 47 bytes, each one not printable ASCII as '?'), then
  * "table: markers=N answered=M".
  *
  * The guest needs no memory but its code: it runs with the MMU off, counts
@@ -67,7 +68,7 @@
 /* -A's markers, 48 bytes each, in the guest's memory after its code. */
 #define TABLE_OFFSET	0x4000UL
 #define TABLE_BYTES	(255 * 8)
-#define TABLE_MARKERS	((TABLE_BYTES + 5) / 6)
+#define TABLE_MARKERS	((TABLE_BYTES + 4) / 5)
 
 /*
  * x4: HVCs, x5: system register reads, x6: WFIs, x7: MMIO address,
@@ -164,7 +165,7 @@ struct vcpu {
 static struct vcpu vcpus[MAX_VCPUS];
 static int nr_vcpus = 1, nr_rounds = 3, nr_hvc = 5, nr_sysreg = 2, nr_wfi = 1, nr_marker;
 static int hide_marker, deny_marker, smc_conduit, race_bmap, all_bytes;
-static int race_start, race_writes, race_hidden;
+static int race_start, race_stop, race_writes, race_hidden, race_failed;
 static uint64_t marker_text[6];
 
 /* The vendor hypervisor calls: features, and the guest marker (31). */
@@ -272,10 +273,19 @@ static void *vcpu_thread(void *arg)
 	return NULL;
 }
 
+static void *vcpu_thread_racing(void *arg)
+{
+	vcpu_thread(arg);
+	/* However it ended: the racer stops. */
+	__atomic_store_n(&race_stop, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
 /*
  * Show and hide the guest marker in turn, from just before the first
  * KVM_RUN until KVM refuses a change (EBUSY): the VM has run, and its
- * bitmap is the last value written.
+ * bitmap is the last value written. If vCPU 0 never ran, it stops when
+ * vCPU 0's thread ends, with an error.
  */
 static void *race_thread(void *arg)
 {
@@ -289,9 +299,16 @@ static void *race_thread(void *arg)
 		if (set_reg(fd, KVM_REG_ARM_VENDOR_HYP_BMAP, bmap))
 			break;
 		race_writes++;
+		/* A change accepted after vCPU 0 is done: the VM never ran. */
+		if (__atomic_load_n(&race_stop, __ATOMIC_ACQUIRE)) {
+			errno = ESRCH;
+			break;
+		}
 	}
-	if (errno != EBUSY)
-		perror("KVM_REG_ARM_VENDOR_HYP_BMAP");
+	if (errno != EBUSY) {
+		perror("racing KVM_REG_ARM_VENDOR_HYP_BMAP");
+		race_failed = 1;
+	}
 	race_hidden = !(get_reg(fd, KVM_REG_ARM_VENDOR_HYP_BMAP) &
 			(1UL << GUEST_MARKER_BIT));
 	return NULL;
@@ -308,7 +325,9 @@ static void fill_table(char *table)
 
 	memset(table, 'a', TABLE_MARKERS * 48);
 	for (i = 0; i < TABLE_BYTES; i++)
-		table[i * 8 + i % 8] = 1 + i / 8;
+		table[i / 5 * 48 + i % 5 * 8 + i % 8] = 1 + i / 8;
+	for (m = 0; m < TABLE_MARKERS; m++)
+		table[m * 48 + 47] = '\033';
 	for (m = 0; m < TABLE_MARKERS; m++) {
 		for (j = 0; j < 47; j++) {
 			unsigned char c = table[m * 48 + j];
@@ -555,7 +574,8 @@ int main(int argc, char **argv)
 		pthread_create(&racer, NULL, race_thread, &race_fd);
 	}
 	for (i = 0; i < nr_vcpus; i++)
-		pthread_create(&vcpus[i].thread, NULL, vcpu_thread, &vcpus[i]);
+		pthread_create(&vcpus[i].thread, NULL, race_bmap && !i ? vcpu_thread_racing :
+			       vcpu_thread, &vcpus[i]);
 	pthread_create(&waker, NULL, waker_thread, NULL);
 	for (i = 0; i < nr_vcpus; i++) {
 		struct vcpu *v = &vcpus[i];
@@ -581,6 +601,8 @@ int main(int argc, char **argv)
 	if (race_bmap) {
 		pthread_join(racer, NULL);
 		printf("race: writes=%d hidden=%d\n", race_writes, race_hidden);
+		if (race_failed)
+			ret = 1;
 	}
 	return ret;
 
