@@ -49,3 +49,23 @@ hyp_workload tools/tracing/hyp_workload.c
 guest_boot tools/testing/guest_boot/guest_boot.c
 hyp-stat tools/tracing/hyp-stat/hyp-stat.c tools/tracing/hyp-stat/events.c tools/tracing/hyp-stat/table.c tools/tracing/hyp-stat/timeline.c
 LIST
+
+# KVM's own selftest of the hypercall firmware registers, which the guest
+# marker's patch changes, built as the kernel builds its selftests, against
+# this tree's uapi headers. Again only when a source is newer.
+kvm=$(pwd)/$OBJ/kvm-selftests
+if [ ! -x "$out/kvm-hypercalls" ] ||
+   [ -n "$(find "$SRC/tools/testing/selftests/kvm" "$SRC/tools/arch/arm64" \
+	"$SRC/include/uapi" "$SRC/arch/arm64/include/uapi" \
+	-newer "$out/kvm-hypercalls" -print -quit)" ]; then
+	echo "  GUESTCC kvm-hypercalls"
+	rm -rf "$kvm"
+	mkdir -p "$kvm/objdir/tools"
+	make -s -C "$SRC" ARCH=arm64 CROSS_COMPILE="${CROSS_COMPILE:-aarch64-linux-gnu-}" \
+		O="$kvm/obj" INSTALL_HDR_PATH="$kvm/hdr" headers_install
+	make -s -C "$SRC/tools/testing/selftests/kvm" ARCH=arm64 \
+		CROSS_COMPILE="${CROSS_COMPILE:-aarch64-linux-gnu-}" OUTPUT="$kvm/out" \
+		KHDR_INCLUDES="-isystem $kvm/hdr/include" EXTRA_CFLAGS=-static \
+		abs_objdir="$kvm/objdir" "$kvm/out/aarch64/hypercalls"
+	cp "$kvm/out/aarch64/hypercalls" "$out/kvm-hypercalls"
+fi

@@ -88,7 +88,10 @@ for m in $mails; do
 		ok=0
 		while read -r t pat; do
 			[ "$type" = "$t" ] || continue
-			if [ "$pat" = - ] || grep -A4 -E "^[A-Z]+:$t:" "$W/$m.cp" | grep -qF "$pat"; then
+			# Not grep -q: under pipefail, the first grep could
+			# die of SIGPIPE when the second stops reading early.
+			if [ "$pat" = - ] ||
+			   grep -A4 -E "^[A-Z]+:$t:" "$W/$m.cp" | grep -F "$pat" > /dev/null; then
 				ok=1
 			fi
 		done <<< "$accepted"

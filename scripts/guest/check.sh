@@ -55,6 +55,17 @@ if want hyp-text-at-boot && [ "$MODE" != nvhe ] &&
 	fi
 fi
 
+# 1c. KVM's own selftest of the hypercall firmware registers, which the
+#     guest marker changes (a bit that is on by default where offered).
+if want kvm-selftest-hypercalls; then
+	if kvm-hypercalls > /tmp/kvm-hypercalls.out 2>&1; then
+		result PASS kvm-selftest-hypercalls
+	else
+		sed 's/^/| /' /tmp/kvm-hypercalls.out
+		result FAIL kvm-selftest-hypercalls
+	fi
+fi
+
 # 2. ftracetest, one test file at a time so each result has a stable name.
 lists=$LIST
 list_mode=$MODE
