@@ -275,12 +275,13 @@ elif llvm_wanted; then
 		name=guest:llvm:$mode
 		# In each mode: every test of the remotes, the hypervisor's and
 		# the test remote's, as on the GCC kernel (pnvhe: the
-		# hypervisor's), but not the kernel's own ftracetest tests. A
-		# Linux guest's boot takes a minute: on this kernel, in classic
-		# protected mode only (what phones run).
-		all='^(kvm-mode|hyp-text-at-boot|remotes/)'
+		# hypervisor's), and KVM's hypercalls selftest, but not the
+		# kernel's own ftracetest tests. A Linux guest's boot takes a
+		# minute: on this kernel, in classic protected mode only (what
+		# phones run).
+		all='^(kvm-mode|hyp-text-at-boot|kvm-selftest-|remotes/)'
 		skip='^remotes/hypervisor/guest_boot\.tc$'
-		[ "$mode" = pnvhe ] && all='^(kvm-mode|hyp-text-at-boot|remotes/hypervisor/)' skip=
+		[ "$mode" = pnvhe ] && all='^(kvm-mode|hyp-text-at-boot|kvm-selftest-|remotes/hypervisor/)' skip=
 		case $TESTS in
 		. | guest:llvm | guest:llvm:$mode) filter=$all ;;
 		guest:llvm:$mode:*) filter=${TESTS#guest:llvm:"$mode":} skip= ;;
