@@ -42,38 +42,30 @@ static unsigned int trace_remote_nr_boot;
  */
 int __init trace_remote_boot_param(const char *arg)
 {
+	char buf[320], *s = buf, *name, *size, *end;
 	struct trace_remote_boot *b;
-	const char *p = strchr(arg, ':');
-	size_t len = p ? p - arg : strlen(arg);
 	unsigned long long bytes;
-	char size[24], *end;
 
 	if (trace_remote_nr_boot >= TRACE_REMOTE_BOOT_MAX)
 		return -ENOSPC;
+	if (strscpy(buf, arg, sizeof(buf)) < 0)
+		return -EINVAL;
 	b = &trace_remote_boot[trace_remote_nr_boot];
 	memset(b, 0, sizeof(*b));
-	if (!len || len >= sizeof(b->name) || memchr(arg, '/', len))
+	name = strsep(&s, ":");
+	size = strsep(&s, ":");
+	if (!*name || strchr(name, '/') || strscpy(b->name, name, sizeof(b->name)) < 0)
 		return -EINVAL;
-	memcpy(b->name, arg, len);
-	if (p) {
-		arg = p + 1;
-		p = strchr(arg, ':');
-		len = p ? p - arg : strlen(arg);
-		if (len >= sizeof(size))
+	if (size && *size) {
+		bytes = memparse(size, &end);
+		if (*end || !bytes || bytes > ULONG_MAX / 2)
 			return -EINVAL;
-		if (len) {
-			memcpy(size, arg, len);
-			size[len] = 0;
-			bytes = memparse(size, &end);
-			if (*end || !bytes || bytes > ULONG_MAX / 2)
-				return -EINVAL;
-			b->size_kb = DIV_ROUND_UP_ULL(bytes, 1024);
-		}
-		if (p) {
-			if (strscpy(b->events, p + 1, sizeof(b->events)) < 0)
-				return -EINVAL;
-			b->has_events = true;
-		}
+		b->size_kb = DIV_ROUND_UP_ULL(bytes, 1024);
+	}
+	if (s) {
+		if (strscpy(b->events, s, sizeof(b->events)) < 0)
+			return -EINVAL;
+		b->has_events = true;
 	}
 	trace_remote_nr_boot++;
 	return 0;
@@ -100,17 +92,27 @@ void trace_remote_boot_start(struct trace_remote *remote)
 	struct remote_event *re;
 	int ret;
 
+	guard(mutex)(&remote->lock);
 	for (b = trace_remote_boot; b < end; b++) {
-		if (b->applied || strcmp(b->name, remote->name))
+		if (strcmp(b->name, remote->name) || b->applied)
 			continue;
+		b->applied = true;
 		found = true;
 		size_kb = b->size_kb ?: size_kb;
 		listed |= b->has_events;
+		strscpy(list, b->events, sizeof(list));
+		names = list;
+		while ((name = strsep(&names, ","))) {
+			if (!*name)
+				continue;
+			re = trace_remote_event_by_name(remote, name);
+			ret = re ? trace_remote_enable_event(remote, re, true) : -ENOENT;
+			if (ret)
+				pr_warn("%s: cannot enable %s (%d)\n", remote->name, name, ret);
+		}
 	}
 	if (!found)
 		return;
-
-	guard(mutex)(&remote->lock);
 	if (size_kb) {
 		ret = trace_remote_check_size(size_kb);
 		if (ret)
@@ -123,22 +125,6 @@ void trace_remote_boot_start(struct trace_remote *remote)
 		ret = trace_remote_enable_event(remote, re, true);
 		if (ret)
 			pr_warn("%s: cannot enable %s (%d)\n", remote->name, re->name, ret);
-	}
-	/* Settings without an event list have an empty one. */
-	for (b = trace_remote_boot; b < end; b++) {
-		if (b->applied || strcmp(b->name, remote->name))
-			continue;
-		b->applied = true;
-		strscpy(list, b->events, sizeof(list));
-		names = list;
-		while ((name = strsep(&names, ","))) {
-			if (!*name)
-				continue;
-			re = trace_remote_event_by_name(remote, name);
-			ret = re ? trace_remote_enable_event(remote, re, true) : -ENOENT;
-			if (ret)
-				pr_warn("%s: cannot enable %s (%d)\n", remote->name, name, ret);
-		}
 	}
 	if (remote->gone)
 		return;

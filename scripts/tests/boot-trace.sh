@@ -20,6 +20,9 @@ for e in host_hcall host_smc vcpu_exit selftest; do
 done
 dmesg | grep 'trace_remote: hypervisor: tracing from the command line'
 dmesg | grep 'trace_remote: ignoring trace_remote=/bad'
+dmesg | grep 'trace_remote: ignoring trace_remote=test:12Q$'
+dmesg | grep 'trace_remote: ignoring trace_remote=test:0:selftest$'
+dmesg | grep 'trace_remote: ignoring trace_remote=a23456789012345678901234567890123$'
 dmesg | grep 'trace_remote: hypervisor: cannot enable no_such_event'
 # The first events predate /init, on the boot clock.
 init=$(cat /run/init-uptime)
@@ -45,7 +48,7 @@ echo boot-trace-ok
 CMD
 set +e
 MODE=protected TIMEOUT=180 LOGNAME_RUN=boot-trace \
-	APPEND="trace_remote=hypervisor:2M hyp_event=host_mem_abort,hyp_enter,hyp_exit,no_such_event trace_remote=/bad trace_remote=test:64K" \
+	APPEND="trace_remote=hypervisor:2M hyp_event=host_mem_abort,hyp_enter,hyp_exit,no_such_event trace_remote=/bad trace_remote=test:64K trace_remote=test:12Q trace_remote=test:0:selftest trace_remote=a23456789012345678901234567890123" \
 	scripts/run-qemu.sh "$tmp/cmd" > "$tmp/out" 2>&1
 rc=$?
 set -e
