@@ -239,12 +239,26 @@ static char *event_name;
 module_param(event_name, charp, 0444);
 MODULE_PARM_DESC(event_name, "Name of the selftest event (default: selftest)");
 
+/* To test an event whose text is longer than a read of trace or trace_pipe holds. */
+static ulong wide_id;
+module_param(wide_id, ulong, 0444);
+MODULE_PARM_DESC(wide_id, "Print the selftest event of this id (0: none) 10000 characters wide");
+
+static void remote_test_print_wide(void *rec, struct trace_seq *s)
+{
+	struct remote_event_format_selftest *e = rec;
+
+	trace_seq_printf(s, "id=%*llu", e->id == wide_id ? 10000 : 0, e->id);
+}
+
 static int __init remote_test_module_init(void)
 {
 	int ret;
 
 	if (event_name)
 		remote_event_selftest.name = event_name;
+	if (wide_id)
+		remote_event_selftest.print = remote_test_print_wide;
 	ret = trace_remote_register("test", &remote_test_cbs, NULL, &remote_event_selftest, 1);
 	if (ret || !show_at_root)
 		return ret;

@@ -283,7 +283,10 @@ static void trace_remote_fill(struct trace_remote_reader *reader)
 		if (trace_seq_has_overflowed(s)) {
 			s->seq.len = save;
 			s->full = 0;
-			break;
+			/* A line no read can hold is left out, as trace.c does. */
+			if (save)
+				break;
+			trace_seq_puts(s, "[LINE TOO BIG]\n");
 		}
 		trace_remote_advance(reader, cpu);
 	}
