@@ -259,15 +259,15 @@ static int event_filter_show(struct seq_file *m, void *v)
 static ssize_t event_filter_write(struct file *filp, const char __user *ubuf, size_t cnt,
 				  loff_t *ppos)
 {
-	char buf[8];
+	char buf[8], *word;
 
 	if (cnt >= sizeof(buf))
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, cnt))
 		return -EFAULT;
 	buf[cnt] = '\0';
-	strim(buf);
-	if (buf[0] && strcmp(buf, "0") && strcmp(buf, "none"))
+	word = strim(buf);
+	if (*word && strcmp(word, "0") && strcmp(word, "none"))
 		return -EINVAL;
 	return cnt;
 }
