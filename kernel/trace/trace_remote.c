@@ -293,13 +293,13 @@ static void trace_remote_fill(struct trace_remote_reader *reader)
 	reader->len = trace_seq_used(s);
 }
 
-/* Makes @reader hold the buffer; a consuming reader loads it first. */
+/* Makes @reader hold the buffer; a consuming reader loads it and polls it. */
 static int trace_remote_hold(struct trace_remote_reader *reader)
 {
 	struct trace_remote *remote = reader->remote;
 	int ret;
 
-	lockdep_assert_held(&remote->lock);
+	guard(mutex)(&remote->lock);
 	if (remote->gone)
 		return -ENODEV;
 	if (reader->consuming) {
@@ -317,6 +317,8 @@ static int trace_remote_hold(struct trace_remote_reader *reader)
 	if (reader->cpu != RING_BUFFER_ALL_CPUS &&
 	    !cpumask_test_cpu(reader->cpu, &remote->buffer_cpus))
 		return -ENODEV;
+	if (reader->consuming)
+		queue_work(system_wq, &remote->poll_work);
 	return 0;
 }
 
@@ -394,21 +396,6 @@ static int trace_remote_wait(struct trace_remote_reader *reader, struct kiocb *i
 	return mutex_lock_interruptible(&reader->lock) ? -ERESTARTSYS : 0;
 }
 
-/* A consuming reader whose buffer a killed user let go takes it again. */
-static int trace_remote_rehold(struct trace_remote_reader *reader)
-{
-	struct trace_remote *remote = reader->remote;
-	int ret;
-
-	if (fatal_signal_pending(current))
-		return -ERESTARTSYS;
-	scoped_guard(mutex, &remote->lock)
-		ret = trace_remote_hold(reader);
-	if (!ret)
-		queue_work(system_wq, &remote->poll_work);
-	return ret;
-}
-
 static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct trace_remote_reader *reader = iocb->ki_filp->private_data;
@@ -433,7 +420,9 @@ static ssize_t trace_remote_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		if (!reader->holds_buffer) {
 			if (!reader->consuming)
 				goto unlock;
-			ret = trace_remote_rehold(reader);
+			/* A killed user of the file let the buffer go. */
+			ret = fatal_signal_pending(current) ? -ERESTARTSYS :
+			      trace_remote_hold(reader);
 			if (ret)
 				goto unlock;
 		}
@@ -610,7 +599,7 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 {
 	struct trace_remote_reader *reader;
 	struct trace_remote *remote;
-	int cpu, ret = 0;
+	int cpu, ret;
 
 	remote = trace_remote_get(inode);
 	if (IS_ERR(remote))
@@ -626,14 +615,11 @@ static int trace_remote_open(struct inode *inode, struct file *filp, bool consum
 	reader->consuming = consuming;
 	mutex_init(&reader->lock);
 
-	scoped_guard(mutex, &remote->lock)
-		ret = trace_remote_hold(reader);
+	ret = trace_remote_hold(reader);
 	if (ret)
 		goto fail;
 
-	if (consuming) {
-		queue_work(system_wq, &remote->poll_work);
-	} else if (reader->holds_buffer) {
+	if (!consuming && reader->holds_buffer) {
 		reader->iters = kcalloc(nr_cpu_ids, sizeof(*reader->iters), GFP_KERNEL);
 		if (!reader->iters) {
 			ret = -ENOMEM;
