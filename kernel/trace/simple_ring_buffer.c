@@ -181,7 +181,9 @@ void *__simple_ring_buffer_reserve_slow(struct simple_rb_per_cpu *cpu_buffer,
 		delta = timestamp - cpu_buffer->write_stamp;
 		if (delta >= SIMPLE_RB_TS_MAX)
 			size += SIMPLE_RB_TIME_EXTEND;
-		if (cpu_buffer->tail_write + size > SIMPLE_RB_DATA_SIZE)
+		/* A time extend holds 59 bits: a longer step starts a page. */
+		if (cpu_buffer->tail_write + size > SIMPLE_RB_DATA_SIZE ||
+		    delta >> (SIMPLE_RB_TS_SHIFT + 32))
 			simple_rb_move_tail(cpu_buffer);
 	}
 
