@@ -242,13 +242,13 @@ MODULE_PARM_DESC(event_name, "Name of the selftest event (default: selftest)");
 /* To test an event whose text is longer than a read of trace or trace_pipe holds. */
 static ulong wide_id;
 module_param(wide_id, ulong, 0444);
-MODULE_PARM_DESC(wide_id, "Print the selftest event of this id (0: none) 10000 characters wide");
+MODULE_PARM_DESC(wide_id, "Print the selftest events of this id and above (0: none) 10000 characters wide");
 
 static void remote_test_print_wide(void *rec, struct trace_seq *s)
 {
 	struct remote_event_format_selftest *e = rec;
 
-	trace_seq_printf(s, "id=%*llu", e->id == wide_id ? 10000 : 0, e->id);
+	trace_seq_printf(s, "id=%*llu", e->id >= wide_id ? 10000 : 0, e->id);
 }
 
 static int __init remote_test_module_init(void)

@@ -38,10 +38,9 @@
  * it starts there. Either way the HEAD tag is a link or two away, whatever
  * the size of the ring.
  *
- * Time stamps never go backwards: an event stamped before the previous one
- * (a clock resynchronized a little back) gets the previous one's stamp. Page
- * stamps even go strictly forward: the first event of a page is at least one
- * clock unit after the previous event.
+ * Time stamps never go backwards (an event stamped before the previous one
+ * gets its stamp), page stamps go strictly forward, and a step a time extend
+ * cannot hold (2^59 units or more) starts a page.
  *
  * This file must not depend on the rest of the kernel: it is also built into
  * the arm64 nVHE hypervisor and into native tests. The build checks that it
@@ -181,7 +180,6 @@ void *__simple_ring_buffer_reserve_slow(struct simple_rb_per_cpu *cpu_buffer,
 		delta = timestamp - cpu_buffer->write_stamp;
 		if (delta >= SIMPLE_RB_TS_MAX)
 			size += SIMPLE_RB_TIME_EXTEND;
-		/* A time extend holds 59 bits: a longer step starts a page. */
 		if (cpu_buffer->tail_write + size > SIMPLE_RB_DATA_SIZE ||
 		    delta >> (SIMPLE_RB_TS_SHIFT + 32))
 			simple_rb_move_tail(cpu_buffer);

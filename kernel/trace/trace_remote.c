@@ -286,6 +286,7 @@ static void trace_remote_fill(struct trace_remote_reader *reader)
 			/* A line no read can hold is left out, as trace.c does. */
 			if (save)
 				break;
+			trace_remote_print_lost(s, cpu, lost);
 			trace_seq_puts(s, "[LINE TOO BIG]\n");
 		}
 		trace_remote_advance(reader, cpu);

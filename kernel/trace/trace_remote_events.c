@@ -53,6 +53,15 @@ static unsigned int trace_remote_event_len(const struct remote_event *re)
 	return len;
 }
 
+/* The mark of the events lost before the next one read on @cpu. */
+void trace_remote_print_lost(struct trace_seq *s, int cpu, unsigned long lost)
+{
+	if (lost == TRACE_REMOTE_LOST_UNKNOWN)
+		trace_seq_printf(s, "CPU:%d [LOST EVENTS]\n", cpu);
+	else if (lost)
+		trace_seq_printf(s, "CPU:%d [LOST %lu EVENTS]\n", cpu, lost);
+}
+
 void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
 			struct ring_buffer_event *event, int cpu, u64 ts, unsigned long lost)
 {
@@ -65,11 +74,7 @@ void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
 	if (len >= sizeof(*hdr))
 		re = trace_remote_find_event(remote, hdr->id);
 
-	if (lost == TRACE_REMOTE_LOST_UNKNOWN)
-		trace_seq_printf(s, "CPU:%d [LOST EVENTS]\n", cpu);
-	else if (lost)
-		trace_seq_printf(s, "CPU:%d [LOST %lu EVENTS]\n", cpu, lost);
-
+	trace_remote_print_lost(s, cpu, lost);
 	nsecs = do_div(secs, NSEC_PER_SEC);
 	trace_seq_printf(s, "[%03d]\t%5llu.%06u: ", cpu, secs, nsecs / 1000);
 	if (re && len < trace_remote_event_len(re)) {

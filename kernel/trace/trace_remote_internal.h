@@ -153,6 +153,7 @@ int trace_remote_poll_sleep(void);
 /* Events were lost, but how many is not known (as trace.c prints it). */
 #define TRACE_REMOTE_LOST_UNKNOWN	ULONG_MAX
 
+void trace_remote_print_lost(struct trace_seq *s, int cpu, unsigned long lost);
 void trace_remote_print(struct trace_remote *remote, struct trace_seq *s,
 			struct ring_buffer_event *event, int cpu, u64 ts, unsigned long lost);
 int trace_remote_check_events(const char *system, const struct remote_event *events,
