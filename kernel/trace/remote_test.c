@@ -41,6 +41,12 @@ static long clock_offset_ns;
 module_param(clock_offset_ns, long, 0644);
 MODULE_PARM_DESC(clock_offset_ns, "Added to the boot clock of the events written (ns)");
 
+/* To test a remote without a buffer for every CPU: the next load leaves one out. */
+static int leave_out_cpu = -1;
+module_param(leave_out_cpu, int, 0644);
+MODULE_PARM_DESC(leave_out_cpu, "CPU the buffers loaded from now on leave out (-1: none)");
+static struct cpumask remote_test_load_cpus;	/* serialized by trace_remote */
+
 static void remote_test_unload(struct trace_buffer_desc *desc, void *priv)
 {
 	int cpu;
@@ -72,7 +78,11 @@ static struct trace_buffer_desc *remote_test_load(unsigned long size, void *priv
 	desc = kvzalloc(desc_size, GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!desc)
 		return ERR_PTR(-ENOMEM);
-	ret = trace_remote_alloc_buffer(desc, desc_size, size, cpu_possible_mask);
+	i = READ_ONCE(leave_out_cpu);
+	cpumask_copy(&remote_test_load_cpus, cpu_possible_mask);
+	if (i >= 0 && i < nr_cpu_ids)
+		cpumask_clear_cpu(i, &remote_test_load_cpus);
+	ret = trace_remote_alloc_buffer(desc, desc_size, size, &remote_test_load_cpus);
 	if (ret) {
 		kvfree(desc);
 		return ERR_PTR(ret);

@@ -307,19 +307,22 @@ static int trace_remote_hold(struct trace_remote_reader *reader)
 		ret = trace_remote_load(remote);
 		if (ret)
 			return ret;
-		WRITE_ONCE(remote->nr_readers, remote->nr_readers + 1);
-		/* A new reader starts the poll at its full rate. */
-		trace_remote_busy(remote);
 	}
 	if (!trace_remote_loaded(remote))
 		return 0;
+	if (reader->cpu != RING_BUFFER_ALL_CPUS &&
+	    !cpumask_test_cpu(reader->cpu, &remote->buffer_cpus)) {
+		trace_remote_try_unload(remote);
+		return -ENODEV;
+	}
+	if (reader->consuming) {
+		WRITE_ONCE(remote->nr_readers, remote->nr_readers + 1);
+		/* A new reader starts the poll at its full rate. */
+		trace_remote_busy(remote);
+		queue_work(system_wq, &remote->poll_work);
+	}
 	remote->nr_users++;
 	reader->holds_buffer = true;
-	if (reader->cpu != RING_BUFFER_ALL_CPUS &&
-	    !cpumask_test_cpu(reader->cpu, &remote->buffer_cpus))
-		return -ENODEV;
-	if (reader->consuming)
-		queue_work(system_wq, &remote->poll_work);
 	return 0;
 }
 
