@@ -291,16 +291,19 @@ static void *race_thread(void *arg)
 {
 	int fd = *(int *)arg;
 	uint64_t bmap = get_reg(fd, KVM_REG_ARM_VENDOR_HYP_BMAP);
+	int stop;
 
 	while (!__atomic_load_n(&race_start, __ATOMIC_ACQUIRE))
 		;
 	for (;;) {
+		/* Read before the write: it may be accepted just before a run. */
+		stop = __atomic_load_n(&race_stop, __ATOMIC_ACQUIRE);
 		bmap ^= 1UL << GUEST_MARKER_BIT;
 		if (set_reg(fd, KVM_REG_ARM_VENDOR_HYP_BMAP, bmap))
 			break;
 		race_writes++;
-		/* A change accepted after vCPU 0 is done: the VM never ran. */
-		if (__atomic_load_n(&race_stop, __ATOMIC_ACQUIRE)) {
+		/* A change accepted after vCPU 0 was done: the VM never ran. */
+		if (stop) {
 			errno = ESRCH;
 			break;
 		}
